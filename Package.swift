@@ -1,0 +1,45 @@
+// swift-tools-version: 6.1
+// The direction of dependencies is the architecture:
+//   TouchlineCore (pure: units, model, frame assembly, JSON writer)
+//     ← TouchlineTrace (pure: trace readers and writers)
+//     ← TouchlineGestures (pure: recognizers, arena, graph, event schema)
+//     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
+//   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
+//   touchline (the executable: parses, validates, wires, runs)
+import PackageDescription
+
+let package = Package(
+    name: "Touchline",
+    products: [
+        .executable(name: "touchline", targets: ["touchline"]),
+        .library(name: "TouchlineCore", targets: ["TouchlineCore"]),
+        .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
+        .library(name: "TouchlineGestures", targets: ["TouchlineGestures"]),
+        .library(name: "TouchlineTesting", targets: ["TouchlineTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "TouchlineCore"),
+        .target(name: "TouchlineTrace", dependencies: ["TouchlineCore"]),
+        .target(name: "TouchlineGestures", dependencies: ["TouchlineCore"]),
+        .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
+        .target(name: "TouchlineInput", dependencies: ["TouchlineCore"]),
+        .executableTarget(
+            name: "touchline",
+            dependencies: [
+                "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineInput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore"]),
+        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace"]),
+        .testTarget(
+            name: "TouchlineGesturesTests",
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace"]
+        ),
+        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

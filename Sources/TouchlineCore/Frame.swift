@@ -1,0 +1,174 @@
+// The assembled view of touch input that recognizers see: frames of contacts with stable ids,
+// phases, millimetres and normalized pressure. Recognizers never see raw evdev (principle 8).
+
+/// A contact's id, stable for the contact's whole life and never reused within one assembler
+/// (unlike kernel tracking ids and slots, which are).
+public struct ContactID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var raw: UInt32
+    @inlinable public init(_ raw: UInt32) { self.raw = raw }
+    @inlinable public static func < (a: ContactID, b: ContactID) -> Bool { a.raw < b.raw }
+    public var description: String { "c\(raw)" }
+}
+
+/// Where a contact is in its life, as UIKit's UITouch.Phase names it.
+public enum ContactPhase: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    /// First frame of the contact.
+    case began
+    /// The contact moved since the previous frame.
+    case moved
+    /// The contact is down and did not move.
+    case stationary
+    /// The finger lifted; this is the contact's last frame.
+    case ended
+    /// The contact vanished without a lift the device reported (SYN_DROPPED resync, device
+    /// removed); this is its last frame.
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .began: return "began"
+        case .moved: return "moved"
+        case .stationary: return "stationary"
+        case .ended: return "ended"
+        case .cancelled: return "cancelled"
+        }
+    }
+
+    /// True for the last frame of a contact.
+    @inlinable public var isFinal: Bool { self == .ended || self == .cancelled }
+}
+
+/// One finger (or tool) in one frame.
+public struct Contact: Hashable, Sendable {
+    public var id: ContactID
+    public var phase: ContactPhase
+    /// Position in mm from the sensor's top-left corner.
+    public var position: Point
+    /// Position normalized to 0...1 over the axis range (x right, y down).
+    public var normalized: Point
+    /// Pressure normalized to 0...1, when the device reports pressure.
+    public var pressure: Pressure?
+    /// Contact size along its major and minor axes in mm (kernel: ABS_MT_TOUCH_MAJOR/MINOR), when
+    /// reported.
+    public var touchMajor: Millimetres?
+    public var touchMinor: Millimetres?
+    /// The kernel slot this contact came from (protocol B), or its index in a protocol A report;
+    /// -1 for single touch. For diagnostics only.
+    public var slot: Int32
+
+    public init(
+        id: ContactID, phase: ContactPhase, position: Point, normalized: Point,
+        pressure: Pressure? = nil, touchMajor: Millimetres? = nil, touchMinor: Millimetres? = nil, slot: Int32 = -1
+    ) {
+        self.id = id
+        self.phase = phase
+        self.position = position
+        self.normalized = normalized
+        self.pressure = pressure
+        self.touchMajor = touchMajor
+        self.touchMinor = touchMinor
+        self.slot = slot
+    }
+}
+
+/// Everything that was true at one SYN_REPORT: the time and every live contact, plus the
+/// contacts that ended or were cancelled in this frame (their last appearance).
+///
+/// Contacts are sorted by id. The assembler reuses one frame's storage, so that a steady stream
+/// of frames allocates nothing; copy a frame to keep it.
+public struct TouchFrame: Hashable, Sendable {
+    public var time: Timestamp
+    public var contacts: [Contact]
+    /// True when this frame follows a SYN_DROPPED resync: contacts that vanished are in it as
+    /// cancelled.
+    public var afterDrop: Bool
+
+    public init(time: Timestamp, contacts: [Contact] = [], afterDrop: Bool = false) {
+        self.time = time
+        self.contacts = contacts
+        self.afterDrop = afterDrop
+    }
+
+    /// Contacts still down after this frame (neither ended nor cancelled).
+    @inlinable public var activeCount: Int {
+        var n = 0
+        for c in contacts where !c.phase.isFinal { n += 1 }
+        return n
+    }
+}
+
+/// How device units become millimetres. Resolution comes from absinfo; when a device reports
+/// resolution 0 (many touchscreens do: Atmel maXTouch, N-Trig, Wacom ISDv4), the size comes
+/// from, in order: a size the user gives (`--size WxH`), else an assumed density of
+/// `fallbackUnitsPerMillimetre`, and a warning says which.
+public struct SurfaceGeometry: Hashable, Sendable {
+    public enum Source: String, Sendable {
+        /// Both axes' absinfo resolution.
+        case resolution
+        /// A size the user gave.
+        case userSize
+        /// The assumed density, because the device reports none.
+        case assumed
+    }
+
+    public var xMinimum: Double
+    public var yMinimum: Double
+    public var xSpan: Double
+    public var ySpan: Double
+    /// Device units per mm on each axis.
+    public var xUnitsPerMillimetre: Double
+    public var yUnitsPerMillimetre: Double
+    public var source: Source
+
+    /// The assumed density when a device has no resolution: 96 dpi ≈ 3.78 units/mm would make a
+    /// 32767-unit axis 8.7 m wide, so a density is useless for high-resolution digitizers. The
+    /// fallback instead assumes the axis range spans `fallbackDiagonal` (a 10.1" tablet, the
+    /// middle of the kiosk/tablet range), with the aspect ratio of the axis ranges; a warning
+    /// says so and `--size WxH` overrides it.
+    public static let fallbackDiagonal = Millimetres(256.5)
+
+    public init(device: DeviceDescription, userSize: Size? = nil) {
+        let x = device.xAxis ?? AbsInfo(minimum: 0, maximum: 0)
+        let y = device.yAxis ?? AbsInfo(minimum: 0, maximum: 0)
+        xMinimum = Double(x.minimum)
+        yMinimum = Double(y.minimum)
+        // A zero span would divide by zero; treat a degenerate axis as one unit wide.
+        xSpan = max(1, x.span)
+        ySpan = max(1, y.span)
+        if let size = userSize, size.width > 0, size.height > 0 {
+            xUnitsPerMillimetre = xSpan / size.width
+            yUnitsPerMillimetre = ySpan / size.height
+            source = .userSize
+        } else if x.resolution > 0 && y.resolution > 0 {
+            xUnitsPerMillimetre = Double(x.resolution)
+            yUnitsPerMillimetre = Double(y.resolution)
+            source = .resolution
+        } else {
+            let diagonalUnits = (xSpan * xSpan + ySpan * ySpan).squareRoot()
+            let unitsPerMM = diagonalUnits / SurfaceGeometry.fallbackDiagonal.value
+            xUnitsPerMillimetre = unitsPerMM
+            yUnitsPerMillimetre = unitsPerMM
+            source = .assumed
+        }
+    }
+
+    /// The sensor's size in mm.
+    public var size: Size { Size(width: xSpan / xUnitsPerMillimetre, height: ySpan / yUnitsPerMillimetre) }
+
+    @inlinable public func millimetres(x: Int32, y: Int32) -> Point {
+        Point(x: (Double(x) - xMinimum) / xUnitsPerMillimetre, y: (Double(y) - yMinimum) / yUnitsPerMillimetre)
+    }
+
+    @inlinable public func normalized(x: Int32, y: Int32) -> Point {
+        Point(x: (Double(x) - xMinimum) / xSpan, y: (Double(y) - yMinimum) / ySpan)
+    }
+
+    /// A warning for the user when the size is not from the device, nil otherwise.
+    public var warning: String? {
+        switch source {
+        case .resolution, .userSize: return nil
+        case .assumed:
+            return "the device reports no resolution; assuming a \(formatFixed(SurfaceGeometry.fallbackDiagonal.value / 25.4, decimals: 1))\" diagonal (\(size)); pass --size WxH in mm for real distances"
+        }
+    }
+}

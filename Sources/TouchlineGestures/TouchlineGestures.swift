@@ -1,0 +1,1 @@
+// TouchlineGestures: filled by its issue.

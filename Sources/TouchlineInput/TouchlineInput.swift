@@ -1,0 +1,1 @@
+// TouchlineInput: filled by its issue.

@@ -1,0 +1,1 @@
+// TouchlineTesting: filled by its issue.

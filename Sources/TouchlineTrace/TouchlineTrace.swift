@@ -1,0 +1,2 @@
+// TouchlineTrace: filled by its issue.
+import TouchlineCore

@@ -1,0 +1,7 @@
+import ArgumentParser
+import TouchlineCore
+
+@main
+struct Touchline: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Touch gesture recognition for Linux touchscreens.")
+}

@@ -25,7 +25,15 @@ let package = Package(
         .target(name: "TouchlineTrace", dependencies: ["TouchlineCore"]),
         .target(name: "TouchlineGestures", dependencies: ["TouchlineCore"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
-        .target(name: "TouchlineInput", dependencies: ["TouchlineCore"]),
+        .systemLibrary(
+            name: "CLibevdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"]), .brew(["libevdev"])]
+        ),
+        .systemLibrary(
+            name: "CLibinput", pkgConfig: "libinput",
+            providers: [.apt(["libinput-dev", "libudev-dev"])]
+        ),
+        .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "CLibevdev", "CLibinput"]),
         .executableTarget(
             name: "touchline",
             dependencies: [
@@ -40,6 +48,7 @@ let package = Package(
             dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace"]
         ),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline"]),
+        .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
     ],
     swiftLanguageModes: [.v6]
 )

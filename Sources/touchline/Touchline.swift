@@ -3,5 +3,7 @@ import TouchlineCore
 
 @main
 struct Touchline: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Touch gesture recognition for Linux touchscreens.")
+    static let configuration = CommandConfiguration(
+        abstract: "Touch gesture recognition for Linux touchscreens.",
+        subcommands: [Devices.self, Run.self, Play.self])
 }

@@ -1,0 +1,115 @@
+// libevdev and the kernel's input headers for TouchlineInput. The kernel's ioctl macros and
+// timerfd/signalfd/epoll helpers that Swift cannot import as macros are restated here as
+// static inline functions.
+#ifndef TOUCHLINE_CLIBEVDEV_SHIM_H
+#define TOUCHLINE_CLIBEVDEV_SHIM_H
+
+#include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>
+#include <linux/input.h>
+#include <linux/uinput.h>
+#include <sys/epoll.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/ioctl.h>
+#include <signal.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <dirent.h>
+#include <time.h>
+
+/// errno after a libc call, without Glibc's thread-local accessor dance in Swift.
+static inline int touchline_errno(void) { return errno; }
+
+static inline int touchline_open_nonblocking(const char *path, int writable) {
+    return open(path, (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
+}
+
+/// Fills a signal set with SIGINT, SIGTERM and SIGHUP, blocks them (so signalfd receives them
+/// instead of their default action) and returns a non-blocking signalfd, or -1.
+static inline int touchline_signalfd(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+/// Reads one signal from a signalfd: its number, 0 when none is pending, -1 on error.
+static inline int touchline_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n != (ssize_t)sizeof info) return (n < 0 && errno == EAGAIN) ? 0 : -1;
+    return (int)info.ssi_signo;
+}
+
+/// Arms a CLOCK_MONOTONIC timerfd to an absolute time in µs; 0 disarms it.
+static inline int touchline_timerfd_set(int fd, long long microseconds) {
+    struct itimerspec spec = {0};
+    if (microseconds > 0) {
+        spec.it_value.tv_sec = microseconds / 1000000;
+        spec.it_value.tv_nsec = (microseconds % 1000000) * 1000;
+    }
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+/// Drains a timerfd's expiry count; returns the count, 0 when not expired, -1 on error.
+static inline long long touchline_timerfd_read(int fd) {
+    unsigned long long count = 0;
+    ssize_t n = read(fd, &count, sizeof count);
+    if (n != (ssize_t)sizeof count) return (n < 0 && errno == EAGAIN) ? 0 : -1;
+    return (long long)count;
+}
+
+static inline long long touchline_monotonic_microseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/// Writes a run of events in one write(2), so a frame reaches the kernel whole.
+static inline ssize_t touchline_write_events(int fd, const struct input_event *events, size_t count) {
+    return write(fd, events, count * sizeof *events);
+}
+
+static inline void touchline_set_event(struct input_event *e, unsigned short type, unsigned short code, int value) {
+    e->input_event_sec = 0;
+    e->input_event_usec = 0;
+    e->type = type;
+    e->code = code;
+    e->value = value;
+}
+
+static inline long long touchline_event_microseconds(const struct input_event *e) {
+    return (long long)e->input_event_sec * 1000000LL + (long long)e->input_event_usec;
+}
+
+static inline int touchline_clock_monotonic(void) { return CLOCK_MONOTONIC; }
+
+static inline int touchline_epoll_add(int epfd, int fd, unsigned long long token) {
+    struct epoll_event ev = {0};
+    ev.events = EPOLLIN;
+    ev.data.u64 = token;
+    return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+static inline int touchline_epoll_remove(int epfd, int fd) {
+    return epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+}
+
+/// Waits for one ready descriptor; writes its token and event bits. Returns 1, 0 (interrupted)
+/// or -1. Blocks without a timeout: wake-ups come only from descriptors (the timerfd included).
+static inline int touchline_epoll_wait_one(int epfd, unsigned long long *token, unsigned int *bits) {
+    struct epoll_event ev;
+    int n = epoll_wait(epfd, &ev, 1, -1);
+    if (n == 1) { *token = ev.data.u64; *bits = ev.events; }
+    if (n < 0 && errno == EINTR) return 0;
+    return n;
+}
+
+static inline unsigned int touchline_epollhup(void) { return EPOLLHUP | EPOLLERR; }
+
+#endif

@@ -1,1 +1,0 @@
-// TouchlineInput: filled by its issue.

@@ -1,0 +1,192 @@
+// `touchline run [DEVICE…]`: live recognition. One thread, one wait (EventLoop): device
+// descriptors, one timerfd at the earliest deadline, signals. The processing per device is the
+// same code replay runs, so the output equals `touchline replay` of the same input.
+import ArgumentParser
+import TouchlineCore
+import TouchlineInput
+
+enum LiveBackend: String, ExpressibleByArgument, CaseIterable {
+    case evdev
+    case libinput
+}
+
+/// What `run` prints.
+enum LiveOutput: String, ExpressibleByArgument, CaseIterable {
+    /// Raw evdev events as the kernel delivered them (diagnostics, round-trip tests).
+    case events
+}
+
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Recognize gestures on live devices; JSON Lines on standard output.",
+        discussion: """
+            Without DEVICE arguments, uses every touchscreen (see `touchline devices`); with the \
+            libinput backend, follows the udev seat (hotplug). With explicit devices, exits when \
+            the last one is removed. SIGINT/SIGTERM end in-flight gestures as cancelled and exit.
+            """)
+
+    @Argument(help: "Event nodes (/dev/input/eventN) to use.")
+    var devices: [String] = []
+
+    @Option(help: "Where input comes from: evdev (libevdev; pressure and touch size) or libinput (udev seat, hotplug, calibration; no pressure).")
+    var backend: LiveBackend = .evdev
+
+    @Flag(help: "Take the devices exclusively (EVIOCGRAB), so no other program sees their events.")
+    var grab = false
+
+    @Option(help: "What to print: \(LiveOutput.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var output: LiveOutput = .events
+
+    @Option(help: "Write each SYN_REPORT's latency (kernel time to output written, µs) to this file, and a p50/p99 summary to standard error on exit.")
+    var latency: String?
+
+    @Option(help: "libinput udev seat (with no DEVICE arguments).")
+    var seat = "seat0"
+
+    func validate() throws {
+        if backend == .libinput && grab { throw ValidationError("--grab applies to the evdev backend (libinput grabs nothing)") }
+    }
+
+    func run() throws {
+        var session = try LiveSession(output: output, latencyPath: latency)
+        switch backend {
+        case .evdev: try session.runEvdev(paths: devices, grab: grab)
+        case .libinput: try session.runLibinput(paths: devices, seat: seat)
+        }
+        try session.finish()
+        if session.exitCode != 0 { throw ExitCode(session.exitCode) }
+    }
+}
+
+/// The processing shared by both backends: per device, events in → output lines out, the
+/// earliest deadline, cancellation on removal, latency bookkeeping.
+struct LiveSession {
+    let output: LiveOutput
+    let latencyFile: FileOutput?
+    var latencies: [Int64] = []
+    var line = JSONWriter()
+    var exitCode: Int32 = 0
+
+    init(output: LiveOutput, latencyPath: String?) throws {
+        self.output = output
+        self.latencyFile = try latencyPath.map { path throws(SystemError) in try FileOutput(creating: path) }
+    }
+
+    // MARK: Per-device processing
+
+    /// One event from device `index` (its name in the output). Writes what it produces.
+    mutating func handle(_ event: InputEvent, device: DeviceState) throws {
+        switch output {
+        case .events:
+            line.reset()
+            line.beginObject()
+            line.field("time", event.time)
+            line.field("device", device.name)
+            line.field("type", EventCodes.typeName(event.type) ?? String(event.type))
+            line.field("code", EventCodes.codeName(type: event.type, code: event.code) ?? String(event.code))
+            line.field("value", Int(event.value))
+            line.endObject()
+            line.newline()
+            try FileOutput.standardOutput.write(line.bytes)
+        }
+        if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
+            recordLatency(since: event.time)
+        }
+    }
+
+    /// The earliest pending deadline over every device.
+    var nextDeadline: Timestamp? { nil }
+
+    /// Fires deadlines up to `time` (virtual time: each at its own timestamp, as replay does).
+    mutating func advance(to time: Timestamp) throws {}
+
+    /// The device went away: in-flight contacts end as cancelled.
+    mutating func removed(_ device: DeviceState, at time: Timestamp) throws {
+        try FileOutput.standardError.write("touchline: \(device.path) was removed\n")
+    }
+
+    mutating func recordLatency(since kernelTime: Timestamp) {
+        guard latencyFile != nil else { return }
+        latencies.append((EventLoop.now() - kernelTime).microseconds)
+    }
+
+    mutating func finish() throws {
+        guard let latencyFile else { return }
+        var text = ""
+        for l in latencies { text += "\(l)\n" }
+        try latencyFile.write(text)
+        latencyFile.close()
+        let sorted = latencies.sorted()
+        func pct(_ p: Double) -> Int64 { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+        try FileOutput.standardError.write("latency: \(sorted.count) frames, p50 \(pct(0.50)) µs, p99 \(pct(0.99)) µs, max \(sorted.last ?? 0) µs\n")
+    }
+
+    // MARK: evdev backend
+
+    mutating func runEvdev(paths: [String], grab: Bool) throws {
+        let loop = try EventLoop()
+        var open: [UInt64: (EvdevDevice, DeviceState)] = [:]
+        var nodes = paths
+        let explicit = !paths.isEmpty
+        if nodes.isEmpty {
+            nodes = DeviceDirectory.eventNodes().filter { DeviceProbe.probe(path: $0).verdict.isUsed }
+            if nodes.isEmpty {
+                try FileOutput.standardError.write("touchline: no touchscreen found (see `touchline devices`)\n")
+                throw ExitCode(1)
+            }
+        }
+        for (i, path) in nodes.enumerated() {
+            let device = try EvdevDevice(path: path, grab: grab)
+            if explicit, DeviceVerdict(for: device.description) != .used {
+                try FileOutput.standardError.write("touchline: warning: \(path) (\(device.description.name)) is \(DeviceVerdict(for: device.description)); using it as asked\n")
+            }
+            let state = DeviceState(path: path, name: device.description.name, description: device.description)
+            open[UInt64(i)] = (device, state)
+            try loop.watch(device.fileDescriptor, token: UInt64(i))
+        }
+        // Events already read are processed before a deadline at or after their time fires.
+        func drain(_ token: UInt64, _ session: inout LiveSession) throws -> Bool {
+            guard let (device, state) = open[token] else { return true }
+            var failure: Error?
+            let status = try device.readAvailable { event in
+                if failure != nil { return }
+                do { try session.handle(event, device: state) } catch { failure = error }
+            }
+            if let failure { throw failure }
+            if status == .gone {
+                loop.unwatch(device.fileDescriptor)
+                open[token] = nil
+                try session.removed(state, at: EventLoop.now())
+                return false
+            }
+            return true
+        }
+        while !open.isEmpty {
+            try loop.setDeadline(nextDeadline)
+            switch try loop.wait() {
+            case .readable(let token):
+                _ = try drain(token, &self)
+            case .deadline(let deadline):
+                for token in open.keys.sorted() { _ = try drain(token, &self) }
+                try advance(to: deadline)
+            case .signal(let signo):
+                // SIGHUP has no config to reload here; SIGINT/SIGTERM end the run.
+                if signo == 1 { continue }
+                for (_, state) in open.values { try removed(state, at: EventLoop.now()) }
+                return
+            }
+        }
+    }
+
+    mutating func runLibinput(paths: [String], seat: String) throws {
+        throw ValidationError("the libinput backend is not built yet")
+    }
+}
+
+/// What the session knows about one open device.
+struct DeviceState {
+    var path: String
+    var name: String
+    var description: DeviceDescription
+}

@@ -1,0 +1,65 @@
+// What `touchline inspect` reports about one device's input, accumulated frame by frame so that
+// a file of any size is summarized in constant memory.
+
+/// Counts and extremes over a stream of raw events and the frames assembled from them.
+public struct TouchStatistics: Hashable, Sendable {
+    public private(set) var eventCount = 0
+    public private(set) var frameCount = 0
+    public private(set) var firstTime: Timestamp?
+    public private(set) var lastTime: Timestamp?
+    /// The most contacts down at once.
+    public private(set) var maxContacts = 0
+    /// Touch sequences: contacts from began to ended or cancelled (a contact still down at the
+    /// end of the input counts too).
+    public private(set) var sequenceCount = 0
+    public private(set) var cancelledCount = 0
+    /// Shortest and longest sequence, from its first frame to its last.
+    public private(set) var shortestSequence: Interval?
+    public private(set) var longestSequence: Interval?
+    /// The largest and smallest normalized pressure seen, when the device reports pressure.
+    public private(set) var pressureRange: ClosedRange<Double>?
+    /// Begin times of live contacts, to measure sequence durations; bounded by the assembler's
+    /// contact cap.
+    private var beganAt: [ContactID: Timestamp] = [:]
+
+    public init() {}
+
+    public mutating func count(event: InputEvent) {
+        eventCount += 1
+        if firstTime == nil { firstTime = event.time }
+        lastTime = event.time
+    }
+
+    public mutating func count(frame: TouchFrame) {
+        frameCount += 1
+        maxContacts = max(maxContacts, frame.activeCount)
+        for contact in frame.contacts {
+            if let p = contact.pressure?.value, !contact.phase.isFinal || contact.phase == .ended {
+                pressureRange = pressureRange.map { min($0.lowerBound, p)...max($0.upperBound, p) } ?? p...p
+            }
+            switch contact.phase {
+            case .began:
+                sequenceCount += 1
+                beganAt[contact.id] = frame.time
+            case .moved, .stationary:
+                break
+            case .ended, .cancelled:
+                if contact.phase == .cancelled { cancelledCount += 1 }
+                if let start = beganAt.removeValue(forKey: contact.id) {
+                    let d = frame.time - start
+                    shortestSequence = shortestSequence.map { min($0, d) } ?? d
+                    longestSequence = longestSequence.map { max($0, d) } ?? d
+                }
+            }
+        }
+    }
+
+    /// From the first event to the last.
+    public var duration: Interval {
+        guard let a = firstTime, let b = lastTime else { return .zero }
+        return b - a
+    }
+
+    /// Contacts still down at the end.
+    public var openSequences: Int { beganAt.count }
+}

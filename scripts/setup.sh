@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what Touchline needs on Debian 12 (idempotent: quick when everything is there).
+#   libevdev-dev, libinput-dev, pkg-config: the live input module links them.
+#   libinput-tools, python3-libevdev: `libinput analyze` checks our recordings in tests.
+#   evemu-tools: end-to-end tests create devices from evemu descriptions.
+set -euo pipefail
+packages=(libevdev-dev libinput-dev pkg-config libinput-tools python3-libevdev evemu-tools)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "setup: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: swift is not on PATH; install Swift 6.1 or later from swift.org" >&2; exit 1; }

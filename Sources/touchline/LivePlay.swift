@@ -27,6 +27,9 @@ struct Play: ParsableCommand {
     @Option(help: "Seconds to keep the device after the last frame, so readers drain it before it goes.")
     var hold: Double = 0.5
 
+    @Option(help: "Wait until this file exists before the start delay begins (a reader's --ready-file).")
+    var waitFor: String?
+
     @Option(help: "Remove the device this many seconds after the first event (an unplug, maybe mid-gesture).")
     var unplugAt: Double?
 
@@ -52,6 +55,10 @@ struct Play: ParsableCommand {
             try FileOutput.standardOutput.write(created.devnode + "\n")
         }
         guard let first = trace.events.first else { return }
+        if let waitFor {
+            // A test handshake, not the hot path: the reader says it is ready by creating a file.
+            while !fileExists(waitFor) { RealTime.wait(until: RealTime.now() + .milliseconds(10)) }
+        }
         let start = RealTime.now() + Interval(microseconds: Int64(startDelay * 1_000_000))
         let unplug = unplugAt.map { Interval(microseconds: Int64($0 * 1_000_000)) }
         var last = Interval.zero

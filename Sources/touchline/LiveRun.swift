@@ -41,6 +41,9 @@ struct Run: ParsableCommand {
     @Option(help: "Write each SYN_REPORT's latency (kernel time to output written, µs) to this file, and a p50/p99 summary to standard error on exit.")
     var latency: String?
 
+    @Option(help: "Create this file once the devices are open and being read (a readiness signal for scripts and `play --wait-for`).")
+    var readyFile: String?
+
     @Option(help: "libinput udev seat (with no DEVICE arguments).")
     var seat = "seat0"
 
@@ -49,7 +52,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        var session = try LiveSession(output: output, latencyPath: latency)
+        var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile)
         switch backend {
         case .evdev: try session.runEvdev(paths: devices, grab: grab)
         case .libinput: try session.runLibinput(paths: devices, seat: seat)
@@ -68,8 +71,11 @@ struct LiveSession {
     var line = JSONWriter()
     var exitCode: Int32 = 0
 
-    init(output: LiveOutput, latencyPath: String?) throws {
+    let readyFile: String?
+
+    init(output: LiveOutput, latencyPath: String?, readyFile: String?) throws {
         self.output = output
+        self.readyFile = readyFile
         self.latencyFile = try latencyPath.map { path throws(SystemError) in try FileOutput(creating: path) }
     }
 
@@ -104,6 +110,12 @@ struct LiveSession {
     /// The device went away: in-flight contacts end as cancelled.
     mutating func removed(_ device: DeviceState, at time: Timestamp) throws {
         try FileOutput.standardError.write("touchline: \(device.path) was removed\n")
+    }
+
+    func signalReady() throws {
+        guard let readyFile else { return }
+        let f = try FileOutput(creating: readyFile)
+        f.close()
     }
 
     mutating func recordLatency(since kernelTime: Timestamp) {
@@ -145,6 +157,7 @@ struct LiveSession {
             open[UInt64(i)] = (device, state)
             try loop.watch(device.fileDescriptor, token: UInt64(i))
         }
+        try signalReady()
         // Events already read are processed before a deadline at or after their time fires.
         func drain(_ token: UInt64, _ session: inout LiveSession) throws -> Bool {
             guard let (device, state) = open[token] else { return true }
@@ -180,7 +193,52 @@ struct LiveSession {
     }
 
     mutating func runLibinput(paths: [String], seat: String) throws {
-        throw ValidationError("the libinput backend is not built yet")
+        let loop = try EventLoop()
+        let source = paths.isEmpty ? try LibinputSource(seat: seat) : try LibinputSource(paths: paths)
+        try loop.watch(source.fileDescriptor, token: 0)
+        if source.monitorDescriptor >= 0 { try loop.watch(source.monitorDescriptor, token: 1) }
+        var states: [Int: DeviceState] = [:]
+        var batch: [LibinputSource.Event] = []
+        var sawDevice = false
+        func pump(_ session: inout LiveSession) throws {
+            batch.removeAll(keepingCapacity: true)
+            try source.dispatch { batch.append($0) }
+            for event in batch {
+                switch event {
+                case .added(let id, let path, let description):
+                    sawDevice = true
+                    let state = DeviceState(path: path, name: description.name, description: description)
+                    states[id] = state
+                    try FileOutput.standardError.write("touchline: using \(path) (\(description.name)) through libinput\n")
+                case .removed(let id, let time):
+                    if let state = states.removeValue(forKey: id) { try session.removed(state, at: time) }
+                case .input(let id, let event):
+                    if let state = states[id] { try session.handle(event, device: state) }
+                }
+            }
+        }
+        try pump(&self)
+        if !paths.isEmpty && states.isEmpty {
+            try FileOutput.standardError.write("touchline: libinput found no touch device in \(paths.joined(separator: " "))\n")
+            throw ExitCode(1)
+        }
+        try signalReady()
+        while true {
+            // Explicit devices: the run ends with the last of them. The seat: it waits for hotplug.
+            if !paths.isEmpty && sawDevice && states.isEmpty { return }
+            try loop.setDeadline(nextDeadline)
+            switch try loop.wait() {
+            case .readable:
+                try pump(&self)
+            case .deadline(let deadline):
+                try pump(&self)
+                try advance(to: deadline)
+            case .signal(let signo):
+                if signo == 1 { continue }
+                for state in states.values { try removed(state, at: EventLoop.now()) }
+                return
+            }
+        }
     }
 }
 

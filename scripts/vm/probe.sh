@@ -1,18 +1,18 @@
 #!/bin/sh
-# Developer probe: one touchscreen, one pen, one keyboard, one touchpad; devices + run events.
+# Developer probe: libinput backend, path and seat.
 T=.build/debug/touchline
 for TR in ../shared/traces ../../shared/traces; do [ -d "$TR" ] && break; done
 R=/vmresults
-$T play --start-delay 3 --hold 1 "$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events" > $R/ts.node &
-$T play --start-delay 3 --hold 1 "$TR/evemu-devices/dell_canvas_pen.evemu" > $R/pen.node &
-$T play --start-delay 3 --hold 1 scripts/vm/fixtures/keyboard.evemu > $R/kbd.node &
-$T play --start-delay 3 --hold 1 "$TR/evemu-devices/CyPS2 Cypress Trackpad.two_finger_press.events" > $R/pad.node &
-sleep 1.5
-cat $R/*.node
-$T devices
-$T devices --json > $R/devices.jsonl; cat $R/devices.jsonl
-$T run --latency $R/lat.txt $(cat $R/ts.node) > $R/run-events.jsonl
-echo "run exit $?"
-wc -l $R/run-events.jsonl
-head -3 $R/run-events.jsonl
+F="$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events"
+$T play --start-delay 3 --hold 1 "$F" > $R/ts.node &
+sleep 1; udevadm settle
+$T run --backend libinput $(cat $R/ts.node) > $R/li-path.jsonl
+echo "path exit $?"; wc -l < $R/li-path.jsonl; head -5 $R/li-path.jsonl
 wait
+$T run --backend libinput > $R/li-seat.jsonl 2>$R/li-seat.err &
+RUN=$!
+sleep 2
+$T play --start-delay 2 --hold 1 "$F" > $R/ts2.node
+sleep 1
+kill -TERM $RUN; wait $RUN; echo "seat exit $?"
+cat $R/li-seat.err; wc -l < $R/li-seat.jsonl; head -3 $R/li-seat.jsonl

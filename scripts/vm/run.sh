@@ -32,7 +32,7 @@ timeout --foreground "${VM_TIMEOUT:-900}" qemu-system-x86_64 \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs local,path="$OUT/results",mount_tag=results,security_model=none,multidevs=remap \
     -append "console=ttyS0 quiet panic=-1 vmroot=$ROOT vmtest=$script vmargs=$arg" \
-    </dev/null 2>&1 | tr -d '\r' | tee "$log"
+    </dev/null 2>&1 | sed -u 's/\r$//' | tee "$log"
 qemu=$?
 set -e
 end=$(date +%s.%N)

@@ -144,15 +144,21 @@ func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> In
     }
     guard c.peek?.isSpaceOrTab == true else { throw LineError("expected a space after the time, found \(found(c))") }
     c.skipSpaces()
-    guard let type = c.hex(maxDigits: 4), c.peek?.isSpaceOrTab == true else {
+    var field = c.index
+    guard let type = c.hex(maxDigits: 4), c.atEnd || c.peek!.isSpaceOrTab else {
+        c.index = field
         throw LineError("expected a hexadecimal event type after the time, found \(found(c))")
     }
     c.skipSpaces()
-    guard let code = c.hex(maxDigits: 4), c.peek?.isSpaceOrTab == true else {
+    field = c.index
+    guard let code = c.hex(maxDigits: 4), c.atEnd || c.peek!.isSpaceOrTab else {
+        c.index = field
         throw LineError("expected a hexadecimal event code after the type, found \(found(c))")
     }
     c.skipSpaces()
+    field = c.index
     guard let value = c.signedDecimal(), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
+        c.index = field
         throw LineError("expected a decimal event value after the code, found \(found(c))")
     }
     guard let value32 = Int32(exactly: value) else {

@@ -48,14 +48,20 @@ struct ReadResult {
 
 func readAll(_ bytes: [UInt8], fileName: String = "t", options: TraceReaderOptions = TraceReaderOptions(), chunkLimit: Int = .max) -> ReadResult {
     var result = ReadResult()
+    var reader: TraceReader
     do {
-        var reader = try TraceReader(source: BytesSource(bytes, chunkLimit: chunkLimit), fileName: fileName, options: options)
-        result.format = reader.format
+        reader = try TraceReader(source: BytesSource(bytes, chunkLimit: chunkLimit), fileName: fileName, options: options)
+    } catch {
+        result.error = error
+        return result
+    }
+    result.format = reader.format
+    do {
         while let e = try reader.next() { result.events.append(e) }
-        result.devices = reader.devices
     } catch {
         result.error = error
     }
+    result.devices = reader.devices
     return result
 }
 

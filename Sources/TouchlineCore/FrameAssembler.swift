@@ -84,6 +84,9 @@ public struct FrameAssembler: Sendable {
     /// Slots the assembler stores at most, whatever ABS_MT_SLOT's maximum says: a description
     /// claiming 2^31 slots must not allocate 2^31 slots. Real devices have at most 60 or so.
     public static let maxSlots = 256
+    /// Slots stored for a device whose description has no ABS_MT_SLOT (a header-less trace that
+    /// turns out to be protocol B): more than any touchscreen we know of has.
+    public static let undeclaredSlots = 64
 
     // MARK: State
 
@@ -236,7 +239,7 @@ public struct FrameAssembler: Sendable {
         tracks.reserveCapacity(2 * maxContacts)
         reports.reserveCapacity(maxContacts)
 
-        let slotCount = max(1, min(device.slotCount, FrameAssembler.maxSlots))
+        let slotCount = hasMTSlots ? max(1, min(device.slotCount, FrameAssembler.maxSlots)) : FrameAssembler.undeclaredSlots
         let majorInfo = device.absinfo[EventCodes.ABS_MT_TOUCH_MAJOR]
         let minorInfo = device.absinfo[EventCodes.ABS_MT_TOUCH_MINOR]
         let initial = Slot(
@@ -725,12 +728,10 @@ public struct FrameAssembler: Sendable {
         var c = Contact(
             id: t.id, phase: phase, position: geometry.millimetres(x: t.x, y: t.y),
             normalized: geometry.normalized(x: t.x, y: t.y), slot: t.slot)
-        if xAxis.present {
-            c.normalized.x = min(max(c.normalized.x, 0), 1)
-        }
-        if yAxis.present {
-            c.normalized.y = min(max(c.normalized.y, 0), 1)
-        }
+        // Positions are clamped to declared axes already; this keeps 0...1 true even for a
+        // device that declares no axis range (where normalized positions mean little).
+        c.normalized.x = min(max(c.normalized.x, 0), 1)
+        c.normalized.y = min(max(c.normalized.y, 0), 1)
         if let p = t.pressure, pressureAxis.present {
             let v = (Double(p) - Double(pressureAxis.minimum)) / (Double(pressureAxis.maximum) - Double(pressureAxis.minimum))
             c.pressure = Pressure(min(max(v, 0), 1))

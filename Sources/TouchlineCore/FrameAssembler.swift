@@ -480,7 +480,8 @@ public struct FrameAssembler: Sendable {
         }
         if maybeStale && touchReleased {
             // The kernel says no finger is down; contacts still live lost their lift in the drop.
-            for i in tracks.indices where !tracks[i].stage.isFinal {
+            // Contacts that began in this very frame have a fresh tracking id: not stale.
+            for i in tracks.indices where tracks[i].stage == .down {
                 if tracks[i].slot >= 0 && Int(tracks[i].slot) < slots.count && inputProtocol == .slotted {
                     slots[Int(tracks[i].slot)].hasContact = false
                 }

@@ -15,8 +15,10 @@ struct Play: ParsableCommand {
             kernel stamps events with its own time and drops repeated axis values.
             """)
 
-    @Argument(help: "The trace (evemu; a header-less .events file uses the .desc beside it).")
+    @Argument(help: "A trace file (libinput record YAML, evemu, getevent -lt).")
     var file: String
+
+    @OptionGroup var input: InputOptions
 
     @Option(help: "Inject into this existing event node instead of creating a uinput device.")
     var device: String?
@@ -40,61 +42,57 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        let trace = try EvemuFallbackReader.read(path: file)
-        let frames = Play.frames(of: trace.events)
-        let write: (ArraySlice<InputEvent>) throws -> Void
-        var uinput: UInputDevice?
+        try reportingErrors { try play() }
+    }
+
+    func play() throws {
+        var trace = try TraceFile.open(file, input: input)
+        // One device per trace device (a libinput recording may hold several), or the node given.
+        var writers: [(ArraySlice<InputEvent>) throws -> Void] = []
+        var created: [UInputDevice] = []
         if let device {
             let injector = try EvdevInjector(path: device)
-            write = { try injector.write($0) }
+            writers = trace.devices.map { _ in { try injector.write($0) } }
             try FileOutput.standardOutput.write(device + "\n")
         } else {
-            let created = try UInputDevice(description: trace.device)
-            uinput = created
-            write = { try created.write($0) }
-            try FileOutput.standardOutput.write(created.devnode + "\n")
+            for description in trace.devices {
+                let uinput = try UInputDevice(description: description)
+                created.append(uinput)
+                writers.append { try uinput.write($0) }
+                try FileOutput.standardOutput.write(uinput.devnode + "\n")
+            }
         }
-        guard let first = trace.events.first else { return }
         if let waitFor {
             // A test handshake, not the hot path: the reader says it is ready by creating a file.
             while !fileExists(waitFor) { RealTime.wait(until: RealTime.now() + .milliseconds(10)) }
         }
         let start = RealTime.now() + Interval(microseconds: Int64(startDelay * 1_000_000))
         let unplug = unplugAt.map { Interval(microseconds: Int64($0 * 1_000_000)) }
+        var pending = Array(repeating: [InputEvent](), count: writers.count)
+        var first: Timestamp?
         var last = Interval.zero
-        for frame in frames {
+        while let (index, event) = try trace.next() {
+            // SYN_DROPPED in a recording describes the recording machine's buffer, not input.
+            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_DROPPED { continue }
+            pending[index].append(event)
+            guard event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT else { continue }
+            let origin = first ?? event.time
+            first = origin
             // Time that runs backwards in a trace is clamped: the frame goes out at once.
-            let offset = max(last, frame.time - first.time)
+            let offset = max(last, event.time - origin)
             last = offset
             if let unplug, offset > unplug { break }
             RealTime.wait(until: start + offset)
-            try write(frame.events)
+            try writers[index](pending[index][...])
+            pending[index].removeAll(keepingCapacity: true)
         }
-        if let unplug, let uinput {
+        if let unplug, !created.isEmpty {
             RealTime.wait(until: start + unplug)
-            uinput.remove()
+            for device in created { device.remove() }
             return
         }
+        for (index, events) in pending.enumerated() where !events.isEmpty { try writers[index](events[...]) }
         RealTime.wait(until: RealTime.now() + Interval(microseconds: Int64(hold * 1_000_000)))
-        _ = uinput
-    }
-
-    struct Frame {
-        var time: Timestamp
-        var events: ArraySlice<InputEvent>
-    }
-
-    /// Splits events into frames ending at SYN_REPORT; SYN_DROPPED markers of the recording
-    /// are left out (they describe the recording machine's buffer, not input).
-    static func frames(of events: [InputEvent]) -> [Frame] {
-        let kept = events.filter { !($0.type == EventCodes.EV_SYN && $0.code == EventCodes.SYN_DROPPED) }
-        var frames: [Frame] = []
-        var start = 0
-        for (i, e) in kept.enumerated() where e.type == EventCodes.EV_SYN && e.code == EventCodes.SYN_REPORT {
-            frames.append(Frame(time: e.time, events: kept[start...i]))
-            start = i + 1
-        }
-        if start < kept.count, let t = kept.last?.time { frames.append(Frame(time: t, events: kept[start...])) }
-        return frames
+        withExtendedLifetime(created) {}
     }
 }

@@ -12,6 +12,8 @@ enum LiveBackend: String, ExpressibleByArgument, CaseIterable {
 
 /// What `run` prints.
 enum LiveOutput: String, ExpressibleByArgument, CaseIterable {
+    /// Frames of contacts, as `touchline replay --frames` prints them.
+    case frames
     /// Raw evdev events as the kernel delivered them (diagnostics, round-trip tests).
     case events
 }
@@ -36,7 +38,7 @@ struct Run: ParsableCommand {
     var grab = false
 
     @Option(help: "What to print: \(LiveOutput.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var output: LiveOutput = .events
+    var output: LiveOutput = .frames
 
     @Option(help: "Write each SYN_REPORT's latency (kernel time to output written, µs) to this file, and a p50/p99 summary to standard error on exit.")
     var latency: String?
@@ -47,12 +49,14 @@ struct Run: ParsableCommand {
     @Option(help: "libinput udev seat (with no DEVICE arguments).")
     var seat = "seat0"
 
+    @OptionGroup var input: InputOptions
+
     func validate() throws {
         if backend == .libinput && grab { throw ValidationError("--grab applies to the evdev backend (libinput grabs nothing)") }
     }
 
     func run() throws {
-        var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile)
+        var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile, options: input.assemblerOptions)
         switch backend {
         case .evdev: try session.runEvdev(paths: devices, grab: grab)
         case .libinput: try session.runLibinput(paths: devices, seat: seat)
@@ -72,18 +76,39 @@ struct LiveSession {
     var exitCode: Int32 = 0
 
     let readyFile: String?
+    let options: FrameAssembler.Options
+    /// Frame assemblers by output device index (0 for the first device opened, as replay
+    /// numbers a trace's devices).
+    var assemblers: [Int: FrameAssembler] = [:]
+    var nextIndex = 0
 
-    init(output: LiveOutput, latencyPath: String?, readyFile: String?) throws {
+    init(output: LiveOutput, latencyPath: String?, readyFile: String?, options: FrameAssembler.Options) throws {
         self.output = output
         self.readyFile = readyFile
+        self.options = options
         self.latencyFile = try latencyPath.map { path throws(SystemError) in try FileOutput(creating: path) }
     }
 
     // MARK: Per-device processing
 
     /// One event from device `index` (its name in the output). Writes what it produces.
+    /// A device starts: its assembler, and its output index.
+    mutating func open(path: String, description: DeviceDescription) throws -> DeviceState {
+        let index = nextIndex
+        nextIndex += 1
+        let assembler = FrameAssembler(device: description, options: options)
+        if let warning = assembler.geometry.warning { warn("\(path) (\(description.name)): \(warning)") }
+        assemblers[index] = assembler
+        return DeviceState(path: path, name: description.name, description: description, index: index)
+    }
+
     mutating func handle(_ event: InputEvent, device: DeviceState) throws {
         switch output {
+        case .frames:
+            guard assemblers[device.index]!.feed(event) else { return }
+            line.reset()
+            assemblers[device.index]!.frame.writeJSON(device: device.index, into: &line)
+            try FileOutput.standardOutput.write(line.bytes)
         case .events:
             line.reset()
             line.beginObject()
@@ -109,7 +134,26 @@ struct LiveSession {
 
     /// The device went away: in-flight contacts end as cancelled.
     mutating func removed(_ device: DeviceState, at time: Timestamp) throws {
-        try FileOutput.standardError.write("touchline: \(device.path) was removed\n")
+        warn("\(device.path) (\(device.name)) was removed")
+        guard var assembler = assemblers.removeValue(forKey: device.index) else { return }
+        if output == .frames, assembler.cancelAll(at: time) {
+            line.reset()
+            assembler.frame.writeJSON(device: device.index, into: &line)
+            try FileOutput.standardOutput.write(line.bytes)
+        }
+    }
+
+    /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the signal came.
+    mutating func stopAll(_ states: [DeviceState]) throws {
+        let now = EventLoop.now()
+        for state in states.sorted(by: { $0.index < $1.index }) {
+            guard var assembler = assemblers.removeValue(forKey: state.index) else { continue }
+            if output == .frames, assembler.cancelAll(at: now) {
+                line.reset()
+                assembler.frame.writeJSON(device: state.index, into: &line)
+                try FileOutput.standardOutput.write(line.bytes)
+            }
+        }
     }
 
     func signalReady() throws {
@@ -153,7 +197,7 @@ struct LiveSession {
             if explicit, DeviceVerdict(for: device.description) != .used {
                 try FileOutput.standardError.write("touchline: warning: \(path) (\(device.description.name)) is \(DeviceVerdict(for: device.description)); using it as asked\n")
             }
-            let state = DeviceState(path: path, name: device.description.name, description: device.description)
+            let state = try self.open(path: path, description: device.description)
             open[UInt64(i)] = (device, state)
             try loop.watch(device.fileDescriptor, token: UInt64(i))
         }
@@ -186,7 +230,7 @@ struct LiveSession {
             case .signal(let signo):
                 // SIGHUP has no config to reload here; SIGINT/SIGTERM end the run.
                 if signo == 1 { continue }
-                for (_, state) in open.values { try removed(state, at: EventLoop.now()) }
+                try stopAll(open.values.map { $0.1 })
                 return
             }
         }
@@ -207,8 +251,7 @@ struct LiveSession {
                 switch event {
                 case .added(let id, let path, let description):
                     sawDevice = true
-                    let state = DeviceState(path: path, name: description.name, description: description)
-                    states[id] = state
+                    states[id] = try session.open(path: path, description: description)
                     try FileOutput.standardError.write("touchline: using \(path) (\(description.name)) through libinput\n")
                 case .removed(let id, let time):
                     if let state = states.removeValue(forKey: id) { try session.removed(state, at: time) }
@@ -235,7 +278,7 @@ struct LiveSession {
                 try advance(to: deadline)
             case .signal(let signo):
                 if signo == 1 { continue }
-                for state in states.values { try removed(state, at: EventLoop.now()) }
+                try stopAll(Array(states.values))
                 return
             }
         }
@@ -247,4 +290,6 @@ struct DeviceState {
     var path: String
     var name: String
     var description: DeviceDescription
+    /// The device's number in the output.
+    var index: Int
 }

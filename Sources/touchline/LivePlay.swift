@@ -29,8 +29,8 @@ struct Play: ParsableCommand {
     @Option(help: "Seconds to keep the device after the last frame, so readers drain it before it goes.")
     var hold: Double = 0.5
 
-    @Option(help: "Wait until this file exists before the start delay begins (a reader's --ready-file).")
-    var waitFor: String?
+    @Option(help: "Wait until this file exists before the start delay begins (a reader's --ready-file); repeatable.")
+    var waitFor: [String] = []
 
     @Option(help: "Remove the device this many seconds after the first event (an unplug, maybe mid-gesture).")
     var unplugAt: Double?
@@ -62,9 +62,9 @@ struct Play: ParsableCommand {
                 try FileOutput.standardOutput.write(uinput.devnode + "\n")
             }
         }
-        if let waitFor {
-            // A test handshake, not the hot path: the reader says it is ready by creating a file.
-            while !fileExists(waitFor) { RealTime.wait(until: RealTime.now() + .milliseconds(10)) }
+        // A test handshake, not the hot path: each reader says it is ready by creating a file.
+        for path in waitFor {
+            while !fileExists(path) { RealTime.wait(until: RealTime.now() + .milliseconds(10)) }
         }
         let start = RealTime.now() + Interval(microseconds: Int64(startDelay * 1_000_000))
         let unplug = unplugAt.map { Interval(microseconds: Int64($0 * 1_000_000)) }

@@ -49,6 +49,9 @@ struct Run: ParsableCommand {
     @Option(help: "libinput udev seat (with no DEVICE arguments).")
     var seat = "seat0"
 
+    @Flag(help: "Times relative to the first event read, as `touchline record` and libinput record write them, so that the output equals `touchline replay` of a recording made alongside.")
+    var relativeTime = false
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -57,6 +60,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile, options: input.assemblerOptions)
+        session.relativeTime = relativeTime
         switch backend {
         case .evdev: try session.runEvdev(paths: devices, grab: grab)
         case .libinput: try session.runLibinput(paths: devices, seat: seat)
@@ -81,6 +85,9 @@ struct LiveSession {
     /// numbers a trace's devices).
     var assemblers: [Int: FrameAssembler] = [:]
     var nextIndex = 0
+    var relativeTime = false
+    /// The first event's time: the origin of relative times.
+    var origin: Timestamp?
 
     init(output: LiveOutput, latencyPath: String?, readyFile: String?, options: FrameAssembler.Options) throws {
         self.output = output
@@ -102,7 +109,24 @@ struct LiveSession {
         return DeviceState(path: path, name: description.name, description: description, index: index)
     }
 
+    /// A kernel time as the output writes it (relative to the first event with --relative-time).
+    func outputTime(_ t: Timestamp) -> Timestamp {
+        guard relativeTime else { return t }
+        guard let origin else { return .zero }
+        return Timestamp(microseconds: max(0, (t - origin).microseconds))
+    }
+
     mutating func handle(_ event: InputEvent, device: DeviceState) throws {
+        let kernelTime = event.time
+        var event = event
+        if relativeTime {
+            let first = origin ?? event.time
+            origin = first
+            event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
+        }
+        defer {
+            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
+        }
         switch output {
         case .frames:
             guard assemblers[device.index]!.feed(event) else { return }
@@ -121,9 +145,6 @@ struct LiveSession {
             line.newline()
             try FileOutput.standardOutput.write(line.bytes)
         }
-        if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
-            recordLatency(since: event.time)
-        }
     }
 
     /// The earliest pending deadline over every device.
@@ -136,7 +157,7 @@ struct LiveSession {
     mutating func removed(_ device: DeviceState, at time: Timestamp) throws {
         warn("\(device.path) (\(device.name)) was removed")
         guard var assembler = assemblers.removeValue(forKey: device.index) else { return }
-        if output == .frames, assembler.cancelAll(at: time) {
+        if output == .frames, assembler.cancelAll(at: outputTime(time)) {
             line.reset()
             assembler.frame.writeJSON(device: device.index, into: &line)
             try FileOutput.standardOutput.write(line.bytes)
@@ -145,7 +166,7 @@ struct LiveSession {
 
     /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the signal came.
     mutating func stopAll(_ states: [DeviceState]) throws {
-        let now = EventLoop.now()
+        let now = outputTime(EventLoop.now())
         for state in states.sorted(by: { $0.index < $1.index }) {
             guard var assembler = assemblers.removeValue(forKey: state.index) else { continue }
             if output == .frames, assembler.cancelAll(at: now) {

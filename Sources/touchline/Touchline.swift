@@ -14,7 +14,7 @@ struct Touchline: ParsableCommand {
             printing JSON Lines (schema v1, docs/events.md).
             """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Replay.self, Convert.self, Devices.self, Run.self, Play.self]
+        subcommands: [Inspect.self, Replay.self, Convert.self, Devices.self, Run.self, Record.self, Play.self]
     )
 
     static func main() {

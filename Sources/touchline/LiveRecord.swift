@@ -1,0 +1,109 @@
+// `touchline record DEVICE… -o FILE`: live devices to a libinput-record YAML file that
+// libinput's own tools read (`libinput analyze`, `libinput replay`) and `touchline replay`
+// turns into the same frames and gestures `touchline run` printed.
+import ArgumentParser
+import TouchlineCore
+import TouchlineInput
+import TouchlineTrace
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record live devices to a libinput record YAML file.",
+        discussion: """
+            Records until SIGINT/SIGTERM, or until every device is removed. Times in the file are \
+            relative to the first event, as libinput record writes them. The file appears only \
+            once complete.
+            """)
+
+    @Argument(help: "Event nodes (/dev/input/eventN) to record.")
+    var devices: [String]
+
+    @Option(name: .shortAndLong, help: "The file to write.")
+    var output: String
+
+    @Flag(help: "Take the devices exclusively (EVIOCGRAB) while recording.")
+    var grab = false
+
+    @Option(help: "Also write the frames recognized live, as JSON Lines (times relative to the first event, as in the recording), to this file.")
+    var framesOutput: String?
+
+    @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
+    var readyFile: String?
+
+    @OptionGroup var input: InputOptions
+
+    func validate() throws {
+        if devices.isEmpty { throw ValidationError("name at least one device to record (see `touchline devices`)") }
+    }
+
+    func run() throws {
+        try reportingErrors { try record() }
+    }
+
+    func record() throws {
+        let loop = try EventLoop()
+        var open: [(EvdevDevice, Bool)] = []
+        for (i, path) in devices.enumerated() {
+            let device = try EvdevDevice(path: path, grab: grab)
+            open.append((device, true))
+            try loop.watch(device.fileDescriptor, token: UInt64(i))
+        }
+        let descriptions = open.map { $0.0.description }
+        var sink = try FileByteSink(path: output)
+        var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
+        var assemblers = descriptions.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
+        var line = JSONWriter()
+        // libinput record lists each device's events after its header: device 0 streams to the
+        // file, the others wait in memory until the end.
+        var later = Array(repeating: [InputEvent](), count: open.count)
+        var writer = LibinputRecordWriter(devices: descriptions, sink: sink, nodes: devices)
+        var origin: Timestamp?
+        var live = open.count
+        if let readyFile { try FileOutput(creating: readyFile).close() }
+        func take(_ index: Int, _ event: InputEvent) throws {
+            let first = origin ?? event.time
+            origin = first
+            if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { later[index].append(event) }
+            if let out = frames, assemblers[index].feed(event) {
+                var frame = assemblers[index].frame
+                frame.time = Timestamp(microseconds: max(0, (frame.time - first).microseconds))
+                line.reset()
+                frame.writeJSON(device: index, into: &line)
+                try out.write(line.bytes)
+            }
+        }
+        reading: while live > 0 {
+            switch try loop.wait() {
+            case .readable(let token):
+                let index = Int(token)
+                var failure: Error?
+                let status = try open[index].0.readAvailable { event in
+                    if failure != nil { return }
+                    do { try take(index, event) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                if status == .gone {
+                    loop.unwatch(open[index].0.fileDescriptor)
+                    open[index].1 = false
+                    live -= 1
+                    warn("\(devices[index]) was removed")
+                }
+            case .deadline:
+                continue
+            case .signal(let signo):
+                if signo == 1 { continue }
+                break reading
+            }
+        }
+        for index in later.indices.dropFirst() {
+            for event in later[index] { try writer.write(TraceEvent(device: index, event: event)) }
+        }
+        try writer.finish()
+        sink = writer.sink as! FileByteSink
+        try sink.commit()
+        frames?.close()
+        frames = nil
+        withExtendedLifetime(open) {}
+    }
+}

@@ -1,0 +1,141 @@
+#!/bin/sh
+# End-to-end checks of issue 4 on a real kernel, in ONE boot. Run by scripts/vm/test.sh (which
+# builds on the host, then boots the VM through scripts/vm/run.sh); this script runs inside the
+# guest as PID 1's child, from the repository root, with /dev/uinput and udevd.
+# Every check logs "PASS name" or "FAIL name: why"; the exit code is the number of failures.
+T=${1:-${TOUCHLINE:-.build/debug/touchline}}
+R=/vmresults
+W=/tmp/e2e
+mkdir -p "$W"
+for TR in ../shared/traces ../../shared/traces /work/shared/traces; do [ -d "$TR" ] && break; done
+fails=0
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }
+check() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
+node_of() { # waits for play's first output line (the node) in file $1
+    i=0; while [ ! -s "$1" ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done; head -n1 "$1"
+}
+strip_time() { sed 's/"time":[0-9.]*,//' "$1"; }
+# libinput's touch API has no pressure nor contact size: compare without them.
+strip_li() { sed -e 's/"time":[0-9.]*,//' -e 's/,"pressure":[0-9.]*//' -e 's/,"major":[0-9.]*//' -e 's/,"minor":[0-9.]*//' "$1"; }
+
+echo "== e2e: kernel $(uname -r), $(nproc) cpus, touchline $T"
+[ -x "$T" ] || { fail build "no $T (run scripts/vm/test.sh, which builds it)"; exit 1; }
+
+# ---- 1. touchline devices: a touchscreen, a pen, a keyboard-like device, a touchpad
+$T play --start-delay 60 "$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events" > $W/d-ts.node 2>$W/d.err &
+P1=$!
+$T play --start-delay 60 "$TR/evemu-devices/dell_canvas_pen.evemu" > $W/d-pen.node 2>>$W/d.err &
+P2=$!
+$T play --start-delay 60 scripts/vm/fixtures/keyboard.evemu > $W/d-kbd.node 2>>$W/d.err &
+P3=$!
+$T play --start-delay 60 "$TR/evemu-devices/CyPS2 Cypress Trackpad.two_finger_press.events" > $W/d-pad.node 2>>$W/d.err &
+P4=$!
+ts=$(node_of $W/d-ts.node); pen=$(node_of $W/d-pen.node); kbd=$(node_of $W/d-kbd.node); pad=$(node_of $W/d-pad.node)
+$T devices --json > $R/devices.jsonl 2>&1
+$T devices > $R/devices.txt 2>&1
+cat $R/devices.txt
+verdict() { grep "\"path\":\"$1\"" $R/devices.jsonl | sed 's/.*"verdict":"\([a-z-]*\)".*/\1/'; }
+for pair in "$ts:used:touchscreen" "$pen:pen:pen" "$kbd:no-touch-axes:keyboard" "$pad:not-direct:touchpad"; do
+    n=${pair%%:*}; rest=${pair#*:}; want=${rest%%:*}; what=${rest#*:}
+    got=$(verdict "$n")
+    [ "$got" = "$want" ]; check "devices: $what $n is $want" $? "got '$got'"
+done
+chmod 000 "$ts"
+$T devices --json "$ts" > $W/perm.jsonl 2>&1
+chmod 660 "$ts"
+# root ignores mode bits; the EACCES verdict is checked as a non-root user when one exists.
+if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+    setpriv --reuid=nobody --regid=nogroup --clear-groups $T devices --json "$ts" > $W/perm.jsonl 2>&1
+    grep -q '"verdict":"no-permission"' $W/perm.jsonl; check "devices: unreadable node is no-permission" $? "$(cat $W/perm.jsonl)"
+fi
+kill $P1 $P2 $P3 $P4 2>/dev/null; wait $P1 $P2 $P3 $P4 2>/dev/null
+
+# ---- 2/3. play each trace; run (evdev), run (libinput) and record read it at once
+TRACES="Recordings/tap.yml
+Recordings/pinch.yml
+Recordings/two-finger-swipe-down.yml
+$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events
+$TR/evemu-devices/EP0430M09.2-finger-scroll-down.events
+$TR/evemu-devices/Wacom ISDv4 E6 Finger.double-center-circle.events
+$TR/evemu-devices/N-Trig MultiTouch.2-fingers-touch-release.events
+$TR/xorg-integration-tests/n4.events"
+: > $R/latency.txt
+i=0
+echo "$TRACES" | while IFS= read -r f; do
+    i=$((i + 1)); name=$(basename "$f"); out=$W/t$i
+    rm -f $out.*
+    $T play --start-delay 0.3 --hold 1 --wait-for $out.ready-evdev --wait-for $out.ready-li --wait-for $out.ready-rec "$f" > $out.node 2>$out.play.err &
+    PP=$!
+    n=$(node_of $out.node)
+    [ -n "$n" ] || { fail "play $name" "no device: $(cat $out.play.err)"; kill $PP; continue; }
+    udevadm settle -t 10
+    $T run --relative-time --latency $out.lat --ready-file $out.ready-evdev "$n" > $out.evdev.jsonl 2>$out.evdev.err &
+    PE=$!
+    $T run --backend libinput --relative-time --ready-file $out.ready-li "$n" > $out.li.jsonl 2>$out.li.err &
+    PL=$!
+    $T record --ready-file $out.ready-rec -o $out.yml "$n" 2>$out.rec.err &
+    PR=$!
+    wait $PP; wait $PE; se=$?; wait $PL; sl=$?; wait $PR; sr=$?
+    cat $out.lat >> $R/latency.txt 2>/dev/null
+    frames=$(wc -l < $out.evdev.jsonl)
+    [ $se = 0 ] && [ "$frames" -gt 0 ]; check "run evdev on $name ($frames frames)" $? "exit $se: $(cat $out.evdev.err)"
+    [ $sr = 0 ] && [ -s $out.yml ]; check "record $name" $? "exit $sr: $(cat $out.rec.err)"
+    $T replay --frames $out.yml > $out.rec-replay.jsonl 2>$out.rec-replay.err
+    cmp -s $out.rec-replay.jsonl $out.evdev.jsonl; check "replay of the recording equals live evdev frames ($name)" $? "$(diff $out.rec-replay.jsonl $out.evdev.jsonl | head -5)"
+    libinput analyze per-slot-delta $out.yml > $out.analyze 2>&1; check "libinput analyze per-slot-delta accepts the recording of $name" $? "$(tail -3 $out.analyze)"
+    $T replay --frames "$f" > $out.src-replay.jsonl 2>$out.src-replay.err
+    strip_time $out.src-replay.jsonl > $out.a; strip_time $out.evdev.jsonl > $out.b
+    cmp -s $out.a $out.b; check "live evdev frames equal replay of the source trace, times aside ($name)" $? "$(diff $out.a $out.b | head -4)"
+    strip_li $out.evdev.jsonl > $out.a; strip_li $out.li.jsonl > $out.b
+    [ $sl = 0 ] && cmp -s $out.a $out.b; check "live libinput frames equal live evdev frames, pressure/size and times aside ($name)" $? "exit $sl; $(diff $out.a $out.b | head -4)"
+    cp $out.yml "$R/recorded-$i.yml" 2>/dev/null
+done > $W/traces.log
+cat $W/traces.log
+fails=$((fails + $(grep -c '^FAIL' $W/traces.log)))
+
+# ---- removal mid-gesture: two fingers held 0.8 s, device unplugged at 0.3 s
+f="$TR/evemu-devices/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
+for backend in evdev libinput; do
+    out=$W/unplug-$backend; rm -f $out.*
+    $T play --start-delay 0.3 --unplug-at 0.3 --wait-for $out.ready "$f" > $out.node 2>$out.play.err &
+    PP=$!
+    n=$(node_of $out.node); udevadm settle -t 10
+    $T run --backend $backend --ready-file $out.ready "$n" > $out.jsonl 2>$out.err &
+    PE=$!
+    wait $PP; wait $PE; s=$?
+    tail -n1 $out.jsonl | grep -q '"phase":"cancelled"'; check "unplug mid-gesture ends contacts as cancelled ($backend)" $? "exit $s; last: $(tail -n1 $out.jsonl) $(cat $out.err)"
+done
+
+# ---- idle: a device open, no touches for 5 s: count the reader's context switches
+for backend in evdev libinput; do
+    out=$W/idle-$backend; rm -f $out.*
+    $T play --start-delay 30 "$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events" > $out.node 2>/dev/null &
+    PP=$!
+    n=$(node_of $out.node); udevadm settle -t 10
+    $T run --backend $backend --ready-file $out.ready "$n" > $out.jsonl 2>$out.err &
+    PE=$!
+    i=0; while [ ! -e $out.ready ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+    sleep 1
+    sw() { awk '/^voluntary_ctxt_switches|^nonvoluntary_ctxt_switches/ {s += $2} END {print s}' /proc/$PE/status; }
+    a=$(sw); sleep 5; b=$(sw)
+    d=$((b - a))
+    echo "idle $backend: context switches over 5 s: $d (before $a, after $b)" | tee -a $R/idle.txt
+    [ "$d" = 0 ]; check "idle $backend: no wake-ups in 5 s" $? "$d context switches"
+    kill -TERM $PE; wait $PE; kill $PP 2>/dev/null; wait $PP 2>/dev/null
+done
+
+# ---- latency: kernel SYN_REPORT time to the frame written, over every evdev run above
+if [ -s $R/latency.txt ]; then
+    sort -n $R/latency.txt > $W/lat.sorted
+    n=$(wc -l < $W/lat.sorted)
+    p50=$(sed -n "$(( (n * 50 + 99) / 100 ))p" $W/lat.sorted)
+    p99=$(sed -n "$(( (n * 99 + 99) / 100 ))p" $W/lat.sorted)
+    echo "latency: $n frames, p50 $p50 us, p99 $p99 us (qemu tcg, debug build)" | tee $R/latency-summary.txt
+    pass "latency measured"
+else
+    fail "latency measured" "no latency samples"
+fi
+
+echo "== e2e: $fails failure(s)"
+exit $fails

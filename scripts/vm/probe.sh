@@ -1,18 +1,14 @@
 #!/bin/sh
-# Developer probe: libinput backend, path and seat.
-T=.build/debug/touchline
-for TR in ../shared/traces ../../shared/traces; do [ -d "$TR" ] && break; done
+# Developer probe: one trace through run evdev and run libinput; outputs in /vmresults.
+T=$1
 R=/vmresults
-F="$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events"
-$T play --start-delay 3 --hold 1 "$F" > $R/ts.node &
-sleep 1; udevadm settle
-$T run --backend libinput $(cat $R/ts.node) > $R/li-path.jsonl
-echo "path exit $?"; wc -l < $R/li-path.jsonl; head -5 $R/li-path.jsonl
+f=${TRACE:-.build-vm/n4.events}
+$T play --start-delay 0.3 --hold 1 --wait-for $R/r1 --wait-for $R/r2 "$f" > $R/node &
+sleep 0.5; while [ ! -s $R/node ]; do sleep 0.1; done
+udevadm settle
+n=$(cat $R/node)
+$T run --relative-time --ready-file $R/r1 $n > $R/evdev.jsonl 2>$R/evdev.err &
+$T run --backend libinput --relative-time --ready-file $R/r2 $n > $R/li.jsonl 2>$R/li.err &
+$T run --backend libinput --output events --relative-time $n > $R/li-events.jsonl 2>&1 &
+$T run --output events --relative-time $n > $R/ev-events.jsonl 2>&1 &
 wait
-$T run --backend libinput > $R/li-seat.jsonl 2>$R/li-seat.err &
-RUN=$!
-sleep 2
-$T play --start-delay 2 --hold 1 "$F" > $R/ts2.node
-sleep 1
-kill -TERM $RUN; wait $RUN; echo "seat exit $?"
-cat $R/li-seat.err; wc -l < $R/li-seat.jsonl; head -3 $R/li-seat.jsonl

@@ -398,7 +398,11 @@ public struct FrameAssembler: Sendable {
         if inputProtocol == .undecided { inputProtocol = .unslotted }
         guard inputProtocol == .unslotted else { return }
         sawMTReport = true
-        if pending.isEmpty { return }
+        // A negative tracking id describes no contact (as -1 lifts a slot in protocol B).
+        if pending.isEmpty || (pending.trackingID ?? 0) < 0 {
+            pending = Report()
+            return
+        }
         if reports.count < maxContacts {
             var r = pending
             // Protocol A sends every value of every contact; if a driver skips one, the value

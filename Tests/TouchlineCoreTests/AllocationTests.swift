@@ -118,6 +118,17 @@ struct AllocationProbe {
             sink.append(contentsOf: [2, 3])
         }
         print("control \(control ?? -1) \(sink.count)")
+        // A caller that keeps each frame makes the assembler copy the frame's storage: the
+        // counter must see that, one array per frame.
+        var keeping = SteadyRun(contacts: 2, protocolA: false, measured: 1000)
+        var kept: [TouchFrame] = []
+        kept.reserveCapacity(2000)
+        let copies = countHeapObjects {
+            for i in keeping.split..<keeping.events.count where keeping.assembler.feed(keeping.events[i]) {
+                kept.append(keeping.assembler.frame)
+            }
+        }
+        print("keeping \(copies ?? -1) \(kept.count)")
         for (contacts, protocolA) in scenarios {
             var run = SteadyRun(contacts: contacts, protocolA: protocolA)
             let count = countHeapObjects { run.measure() }
@@ -142,6 +153,8 @@ struct AllocationProbe {
         let text = String(decoding: data, as: UTF8.self)
         #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
         let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("control ") || $0.hasPrefix("scenario ") }
+        let keeping = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("keeping ") }?.split(separator: " ")
+        #expect(keeping.map { Int($0[1]) ?? 0 >= 999 && $0[2] == "1000" } == true, "keeping frames: \(keeping ?? [])")
         let control = lines.first?.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         #expect(control >= 1, "the counter must see the control allocation: \(lines.first ?? "nothing")")
         #expect(Array(lines.dropFirst()) == [

@@ -118,6 +118,8 @@ public struct PinchParameters: Hashable, Sendable {
 public struct RotateParameters: Hashable, Sendable {
     /// Degrees.
     public var minimumAngle = Thresholds.rotateMinAngle
+    /// How far the turn must carry the fingers along their circle (rotation × span / 2), mm.
+    public var minimumTravel = Thresholds.rotateMinTravel
     public var velocitySmoothing = Thresholds.velocitySmoothing
     public init() {}
 }
@@ -180,8 +182,10 @@ public struct GraphConfiguration: Hashable, Sendable {
     public static let maximumRecognizers = 64
 
     /// The embedded default: the whole surface as one target; tap (eager count), long press,
-    /// edge swipe, swipe, pinch and rotate (simultaneous), pan. Swipe is simultaneous with pan
-    /// and edge swipe, so that a quick stroke is both a pan (for scrolling) and a swipe.
+    /// edge swipe, swipe, pinch, rotate, pan. Pinch, rotate and pan are mutually simultaneous:
+    /// two fingers manipulate (move, scale and turn at once), as Flutter's scale recognizer and
+    /// map views do. Swipe is simultaneous with pan and edge swipe, so that a quick stroke is
+    /// both a pan (for scrolling) and a swipe.
     public static let `default`: GraphConfiguration = {
         var tap = TapParameters()
         tap.eager = true
@@ -192,8 +196,8 @@ public struct GraphConfiguration: Hashable, Sendable {
                 RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters())),
                 RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe(EdgeSwipeParameters())),
                 RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()), simultaneousWith: ["pan", "edgeSwipe"]),
-                RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: ["rotate"]),
-                RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters())),
+                RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: ["rotate", "pan"]),
+                RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()), simultaneousWith: ["pan"]),
                 RecognizerSpec(name: "pan", kind: .pan(PanParameters())),
             ]
         )

@@ -68,6 +68,12 @@ public enum Thresholds {
     /// ScaleGestureRecognizer has no rotation slop, UIKit's is undocumented.
     public static let rotateMinAngle = 10.0
 
+    /// Rotate: how far the turn must carry the fingers along their circle, mm (the pan slop).
+    /// Without it, two fingers close together "rotate" 10° when one starts moving a few
+    /// milliseconds before the other, as in the MonkeyHelper tablet two-finger drag (11° and
+    /// 2.3 mm on its first frame).
+    public static let rotateMinTravel = 3.0
+
     /// Targets: smallest effective hit area, mm square. 7 mm is the 44 pt minimum of Apple's
     /// Human Interface Guidelines (44 pt at 163 pt/inch ≈ 6.9 mm).
     public static let minimumHitSize = 7.0

@@ -10,6 +10,7 @@ public struct RotateRecognizer: Hashable, Sendable {
         var filter: RateFilter
         public var fingers: Int
         public var position: Point
+        public var span: Double
         public var lifted: Bool
     }
 
@@ -45,13 +46,14 @@ public struct RotateRecognizer: Hashable, Sendable {
         track.rotation += s.rotationDelta
         track.filter.add(delta: s.rotationDelta, over: s.elapsed)
         track.position = s.centroid
+        track.span = s.span
         track.fingers = s.present
     }
 
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle, .contactDown(s)):
-            state = .tracking(Track(rotation: 0, filter: RateFilter(timeConstant: parameters.velocitySmoothing), fingers: s.present, position: s.centroid, lifted: false))
+            state = .tracking(Track(rotation: 0, filter: RateFilter(timeConstant: parameters.velocitySmoothing), fingers: s.present, position: s.centroid, span: s.span, lifted: false))
             return .none
 
         case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):
@@ -66,7 +68,8 @@ public struct RotateRecognizer: Hashable, Sendable {
         case (.tracking(var track), .contactsMoved(let s)):
             update(&track, s)
             let degrees = abs(track.rotation) * GestureMath.degreesPerRadian
-            if track.fingers >= 2 && degrees >= parameters.minimumAngle {
+            let travel = abs(track.rotation) * track.span / 2
+            if track.fingers >= 2 && degrees >= parameters.minimumAngle && travel >= parameters.minimumTravel {
                 state = .claimed(track)
                 return .claim(.reached("rotation", value: degrees, limit: parameters.minimumAngle, .degrees))
             }

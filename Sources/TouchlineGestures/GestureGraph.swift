@@ -78,6 +78,7 @@ public struct GestureGraph: Sendable {
         var name: String
         var rect: Rect
         var hitRect: Rect
+        var z: Int
         var members: UInt64 = 0
         var winners: UInt64 = 0
         var open = false
@@ -118,7 +119,7 @@ public struct GestureGraph: Sendable {
             let width = max(rect.width, Thresholds.minimumHitSize)
             let height = max(rect.height, Thresholds.minimumHitSize)
             let hit = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width: width, height: height)
-            return TargetState(name: spec.name, rect: rect, hitRect: hit)
+            return TargetState(name: spec.name, rect: rect, hitRect: hit, z: spec.z)
         }
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
@@ -252,16 +253,24 @@ public struct GestureGraph: Sendable {
 
     func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
 
-    /// The topmost target whose rectangle holds `p`; else the nearest whose minimum hit area
-    /// holds it (so a small target is easy to hit but never takes a point inside another).
+    /// The target a contact landing at `p` belongs to: among the targets whose rectangle or
+    /// minimum hit area (7 mm square, centred) holds `p`, those with the highest z; of these, one
+    /// whose rectangle holds `p` (the later declared on top), else the nearest. So a small
+    /// target is easy to hit above a background, but never takes a point inside a neighbour at
+    /// its own level.
     func hitTest(_ p: Point) -> Int? {
-        for t in hitOrder where targets[t].rect.contains(p) { return t }
-        var best: (Int, Double)? = nil
-        for t in hitOrder where targets[t].hitRect.contains(p) {
+        var best: (index: Int, z: Int, distance: Double)? = nil
+        for t in hitOrder where targets[t].hitRect.contains(p) || targets[t].rect.contains(p) {
+            let z = targets[t].z
             let d = targets[t].rect.distance(to: p)
-            if best == nil || d < best!.1 { best = (t, d) }
+            if let b = best {
+                if z < b.z { break }
+                if d < b.distance { best = (t, z, d) }
+            } else {
+                best = (t, z, d)
+            }
         }
-        return best?.0
+        return best?.index
     }
 
     func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {

@@ -139,7 +139,7 @@ public struct TouchScript: Sendable {
     }
 
     // Taylor series are enough for a test script's angles (|x| ≤ 2π after reduction).
-    static func sine(_ x: Double) -> Double {
+    public static func sine(_ x: Double) -> Double {
         let twoPi = 6.283185307179586
         var x = x - (x / twoPi).rounded() * twoPi
         if x > 3.141592653589793 { x -= twoPi }
@@ -152,5 +152,5 @@ public struct TouchScript: Sendable {
         }
         return sum
     }
-    static func cosine(_ x: Double) -> Double { sine(x + 1.5707963267948966) }
+    public static func cosine(_ x: Double) -> Double { sine(x + 1.5707963267948966) }
 }

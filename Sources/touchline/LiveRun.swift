@@ -3,6 +3,7 @@
 // same code replay runs, so the output equals `touchline replay` of the same input.
 import ArgumentParser
 import TouchlineCore
+import TouchlineGestures
 import TouchlineInput
 
 enum LiveBackend: String, ExpressibleByArgument, CaseIterable {
@@ -12,6 +13,8 @@ enum LiveBackend: String, ExpressibleByArgument, CaseIterable {
 
 /// What `run` prints.
 enum LiveOutput: String, ExpressibleByArgument, CaseIterable {
+    /// Gesture events (schema v1), as `touchline replay` prints them.
+    case gestures
     /// Frames of contacts, as `touchline replay --frames` prints them.
     case frames
     /// Raw evdev events as the kernel delivered them (diagnostics, round-trip tests).
@@ -38,7 +41,7 @@ struct Run: ParsableCommand {
     var grab = false
 
     @Option(help: "What to print: \(LiveOutput.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var output: LiveOutput = .frames
+    var output: LiveOutput = .gestures
 
     @Option(help: "Write each SYN_REPORT's latency (kernel time to output written, µs) to this file, and a p50/p99 summary to standard error on exit.")
     var latency: String?
@@ -52,15 +55,38 @@ struct Run: ParsableCommand {
     @Flag(help: "Times relative to the first event read, as `touchline record` and libinput record write them, so that the output equals `touchline replay` of a recording made alongside.")
     var relativeTime = false
 
+    @Flag(help: "Add a line per arena decision: which recognizer won or failed, and why.")
+    var explain = false
+
+    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md). Default: the embedded graph.", valueName: "file.toml"))
+    var config: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
+        if output != .gestures && (explain || config != nil) {
+            throw ValidationError("--explain and --config apply to --output gestures only")
+        }
         if backend == .libinput && grab { throw ValidationError("--grab applies to the evdev backend (libinput grabs nothing)") }
     }
 
     func run() throws {
+        try reportingErrors { try live() }
+    }
+
+    func live() throws {
+        var graphConfiguration = GraphConfiguration.default
+        if let config {
+            do {
+                graphConfiguration = try GraphConfiguration.parse(toml: try readTextFile(config), file: config)
+            } catch let error as ConfigError {
+                throw CLIError.data(error.description)
+            }
+        }
         var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile, options: input.assemblerOptions)
         session.relativeTime = relativeTime
+        session.graphConfiguration = graphConfiguration
+        session.explain = explain
         switch backend {
         case .evdev: try session.runEvdev(paths: devices, grab: grab)
         case .libinput: try session.runLibinput(paths: devices, seat: seat)
@@ -86,6 +112,11 @@ struct LiveSession {
     var assemblers: [Int: FrameAssembler] = [:]
     var nextIndex = 0
     var relativeTime = false
+    var graphConfiguration = GraphConfiguration.default
+    var explain = false
+    /// The recognizer graph per device, driven as replay drives it (ReplayDriver), with
+    /// deadlines honoured by the one timerfd.
+    var drivers: [Int: ReplayDriver] = [:]
     /// The first event's time: the origin of relative times.
     var origin: Timestamp?
 
@@ -106,6 +137,10 @@ struct LiveSession {
         let assembler = FrameAssembler(device: description, options: options)
         if let warning = assembler.geometry.warning { warn("\(path) (\(description.name)): \(warning)") }
         assemblers[index] = assembler
+        var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+        driver.graph.device = index
+        driver.graph.explain = explain
+        drivers[index] = driver
         return DeviceState(path: path, name: description.name, description: description, index: index)
     }
 
@@ -128,6 +163,10 @@ struct LiveSession {
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
         }
         switch output {
+        case .gestures:
+            guard assemblers[device.index]!.feed(event) else { return }
+            let frame = assemblers[device.index]!.frame
+            try withDriver(device.index) { driver, emit in driver.feed(frame, emit: emit) }
         case .frames:
             guard assemblers[device.index]!.feed(event) else { return }
             line.reset()
@@ -147,20 +186,75 @@ struct LiveSession {
         }
     }
 
-    /// The earliest pending deadline over every device.
-    var nextDeadline: Timestamp? { nil }
+    /// Runs `body` on a device's driver with an emit function that writes each gesture event
+    /// as a JSON line. The driver is taken out of the dictionary meanwhile so that it is
+    /// uniquely referenced (no copy of the graph per frame).
+    mutating func withDriver(_ index: Int, _ body: (inout ReplayDriver, (GestureEvent) -> Void) -> Void) throws {
+        guard var driver = drivers.removeValue(forKey: index) else { return }
+        var failure: Error?
+        var line = self.line
+        body(&driver) { event in
+            line.reset()
+            event.writeJSON(into: &line)
+            line.newline()
+            if failure == nil {
+                do { try FileOutput.standardOutput.write(line.bytes) } catch { failure = error }
+            }
+        }
+        self.line = line
+        drivers[index] = driver
+        if let failure { throw failure }
+    }
 
-    /// Fires deadlines up to `time` (virtual time: each at its own timestamp, as replay does).
-    mutating func advance(to time: Timestamp) throws {}
+    /// The earliest pending deadline over every device, on the kernel's clock (the timerfd's).
+    var nextDeadline: Timestamp? {
+        guard output == .gestures else { return nil }
+        var earliest: Timestamp?
+        for driver in drivers.values {
+            if let d = driver.graph.nextDeadline, earliest == nil || d < earliest! { earliest = d }
+        }
+        guard let earliest else { return nil }
+        return relativeTime ? earliest + Interval(microseconds: (origin ?? .zero).microseconds) : earliest
+    }
+
+    /// Fires the deadlines due at `kernelTime`, each at its own timestamp (virtual time), as
+    /// replay does between frames.
+    mutating func advance(to kernelTime: Timestamp) throws {
+        let t = outputTime(kernelTime)
+        for index in drivers.keys.sorted() {
+            while let d = drivers[index]!.graph.nextDeadline, d <= t {
+                try withDriver(index) { driver, emit in driver.advance(to: d, emit: emit) }
+            }
+        }
+    }
+
+    /// The end of a device's input, as replay ends a file: pending deadlines fire, contacts
+    /// still down are cancelled.
+    mutating func finishGraph(_ index: Int) throws {
+        guard output == .gestures else { return }
+        try withDriver(index) { driver, emit in driver.finish(emit: emit) }
+        drivers[index] = nil
+    }
 
     /// The device went away: in-flight contacts end as cancelled.
     mutating func removed(_ device: DeviceState, at time: Timestamp) throws {
         warn("\(device.path) (\(device.name)) was removed")
         guard var assembler = assemblers.removeValue(forKey: device.index) else { return }
-        if output == .frames, assembler.cancelAll(at: outputTime(time)) {
+        if assembler.cancelAll(at: outputTime(time)) { try cancelled(assembler.frame, device: device.index) }
+        try finishGraph(device.index)
+    }
+
+    /// A frame of cancelled contacts (removal, signal) goes where any frame goes.
+    mutating func cancelled(_ frame: TouchFrame, device index: Int) throws {
+        switch output {
+        case .gestures:
+            try withDriver(index) { driver, emit in driver.feed(frame, emit: emit) }
+        case .frames:
             line.reset()
-            assembler.frame.writeJSON(device: device.index, into: &line)
+            frame.writeJSON(device: index, into: &line)
             try FileOutput.standardOutput.write(line.bytes)
+        case .events:
+            break
         }
     }
 
@@ -169,11 +263,8 @@ struct LiveSession {
         let now = outputTime(EventLoop.now())
         for state in states.sorted(by: { $0.index < $1.index }) {
             guard var assembler = assemblers.removeValue(forKey: state.index) else { continue }
-            if output == .frames, assembler.cancelAll(at: now) {
-                line.reset()
-                assembler.frame.writeJSON(device: state.index, into: &line)
-                try FileOutput.standardOutput.write(line.bytes)
-            }
+            if assembler.cancelAll(at: now) { try cancelled(assembler.frame, device: state.index) }
+            try finishGraph(state.index)
         }
     }
 

@@ -74,44 +74,54 @@ echo "$TRACES" | while IFS= read -r f; do
     PE=$!
     $T run --backend libinput --relative-time --ready-file $out.ready-li "$n" > $out.li.jsonl 2>$out.li.err &
     PL=$!
-    $T record --ready-file $out.ready-rec -o $out.yml "$n" 2>$out.rec.err &
+    $T record --ready-file $out.ready-rec --frames-output $out.rec-frames.jsonl -o $out.yml "$n" 2>$out.rec.err &
     PR=$!
     wait $PP; wait $PE; se=$?; wait $PL; sl=$?; wait $PR; sr=$?
     cat $out.lat >> $R/latency.txt 2>/dev/null
-    frames=$(wc -l < $out.evdev.jsonl)
-    [ $se = 0 ] && [ "$frames" -gt 0 ]; check "run evdev on $name ($frames frames)" $? "exit $se: $(cat $out.evdev.err)"
+    events=$(wc -l < $out.evdev.jsonl)
+    [ $se = 0 ] && [ "$events" -gt 0 ]; check "run evdev on $name ($events gesture events)" $? "exit $se: $(cat $out.evdev.err)"
     [ $sr = 0 ] && [ -s $out.yml ]; check "record $name" $? "exit $sr: $(cat $out.rec.err)"
-    $T replay --frames $out.yml > $out.rec-replay.jsonl 2>$out.rec-replay.err
-    cmp -s $out.rec-replay.jsonl $out.evdev.jsonl; check "replay of the recording equals live evdev frames ($name)" $? "$(diff $out.rec-replay.jsonl $out.evdev.jsonl | head -5)"
+    $T replay $out.yml > $out.rec-replay.jsonl 2>$out.rec-replay.err
+    cmp -s $out.rec-replay.jsonl $out.evdev.jsonl; check "replay of the recording equals live evdev gestures, byte for byte ($name)" $? "$(diff $out.rec-replay.jsonl $out.evdev.jsonl | head -5)"
+    $T replay --frames $out.yml > $out.rec-replay-frames.jsonl 2>>$out.rec-replay.err
+    cmp -s $out.rec-replay-frames.jsonl $out.rec-frames.jsonl; check "replay --frames of the recording equals the frames seen live ($name)" $? "$(diff $out.rec-replay-frames.jsonl $out.rec-frames.jsonl | head -5)"
     libinput analyze per-slot-delta $out.yml > $out.analyze 2>&1; check "libinput analyze per-slot-delta accepts the recording of $name" $? "$(tail -3 $out.analyze)"
-    $T replay --frames "$f" > $out.src-replay.jsonl 2>$out.src-replay.err
+    $T replay "$f" > $out.src-replay.jsonl 2>$out.src-replay.err
     strip_time $out.src-replay.jsonl > $out.a; strip_time $out.evdev.jsonl > $out.b
-    cmp -s $out.a $out.b; check "live evdev frames equal replay of the source trace, times aside ($name)" $? "$(diff $out.a $out.b | head -4)"
-    strip_li $out.evdev.jsonl > $out.a; strip_li $out.li.jsonl > $out.b
+    cmp -s $out.a $out.b; check "live evdev gestures equal replay of the source trace, times aside ($name)" $? "$(diff $out.a $out.b | head -4)"
+    strip_time $out.li.jsonl > $out.c
     case "$name" in
     N-Trig*)
         # libinput supports MT protocol B only; a protocol-A device (SYN_MT_REPORT) reaches
-        # it as single touch (ABS_X/Y), so only the first contact's track can match.
+        # it as single touch (ABS_X/Y), so its gestures differ by design.
         [ $sl = 0 ] && [ -s $out.li.jsonl ]; check "live libinput runs on protocol-A $name (single touch in libinput)" $? "exit $sl"
         continue ;;
     esac
-    [ $sl = 0 ] && cmp -s $out.a $out.b; check "live libinput frames equal live evdev frames, pressure/size and times aside ($name)" $? "exit $sl; $(diff $out.a $out.b | head -4)"
+    [ $sl = 0 ] && cmp -s $out.b $out.c; check "live libinput gestures equal live evdev gestures, times aside ($name)" $? "exit $sl; $(diff $out.b $out.c | head -4)"
     cp $out.yml "$R/recorded-$i.yml" 2>/dev/null
 done > $W/traces.log
 cat $W/traces.log
 fails=$((fails + $(grep -c '^FAIL' $W/traces.log)))
 
-# ---- removal mid-gesture: two fingers held 0.8 s, device unplugged at 0.3 s
-f="$TR/evemu-devices/Atmel maXTouch Touchscreen.2-fingers-touch-release.events"
-for backend in evdev libinput; do
-    out=$W/unplug-$backend; rm -f $out.*
-    $T play --start-delay 0.3 --unplug-at 0.3 --wait-for $out.ready "$f" > $out.node 2>$out.play.err &
-    PP=$!
-    n=$(node_of $out.node); udevadm settle -t 10
-    $T run --backend $backend --ready-file $out.ready "$n" > $out.jsonl 2>$out.err &
-    PE=$!
-    wait $PP; wait $PE; s=$?
-    tail -n1 $out.jsonl | grep -q '"phase":"cancelled"'; check "unplug mid-gesture ends contacts as cancelled ($backend)" $? "exit $s; last: $(tail -n1 $out.jsonl) $(cat $out.err)"
+# ---- removal mid-gesture: frames (two fingers held 0.8 s) and gestures (a 4-finger pan of
+# 0.6 s), the device unplugged at 0.3 s
+for spec in "frames:Atmel maXTouch Touchscreen.2-fingers-touch-release.events" "gestures:Atmel maXTouch Touchscreen.4-finger-drag-down.events"; do
+    mode=${spec%%:*}; f="$TR/evemu-devices/${spec#*:}"
+    for backend in evdev libinput; do
+        out=$W/unplug-$mode-$backend; rm -f $out.*
+        $T play --start-delay 0.3 --unplug-at 0.3 --wait-for $out.ready "$f" > $out.node 2>$out.play.err &
+        PP=$!
+        n=$(node_of $out.node); udevadm settle -t 10
+        $T run --backend $backend --output $mode --ready-file $out.ready "$n" > $out.jsonl 2>$out.err &
+        PE=$!
+        wait $PP; wait $PE; s=$?
+        if [ $mode = frames ]; then
+            tail -n1 $out.jsonl | grep -q '"phase":"cancelled"'
+        else
+            grep -q '"gesture":"pan","phase":"cancelled"' $out.jsonl
+        fi
+        check "unplug mid-gesture ends the $mode as cancelled ($backend)" $? "exit $s; last: $(tail -n1 $out.jsonl) $(cat $out.err)"
+    done
 done
 
 # ---- idle: a device open, no touches for 5 s: count the reader's context switches
@@ -132,7 +142,7 @@ for backend in evdev libinput; do
     kill -TERM $PE; wait $PE; kill $PP 2>/dev/null; wait $PP 2>/dev/null
 done
 
-# ---- latency: kernel SYN_REPORT time to the frame written, over every evdev run above
+# ---- latency: kernel SYN_REPORT time to its gesture events written (or to the end of its processing), over every evdev run above
 if [ -s $R/latency.txt ]; then
     sort -n $R/latency.txt > $W/lat.sorted
     n=$(wc -l < $W/lat.sorted)

@@ -25,6 +25,18 @@ strip_li() { sed -e 's/"time":[0-9.]*,//g' -e 's/,"pressure":[0-9.]*//g' -e 's/,
 echo "== e2e: kernel $(uname -r), $(nproc) cpus, touchline $T"
 [ -x "$T" ] || { fail build "no $T (run scripts/vm/test.sh, which builds it)"; exit 1; }
 
+# ---- 0. the Swift tests that need a kernel with uinput (skipped with a reason on the host)
+TESTS=$(dirname "$T")/TouchlinePackageTests.xctest
+if [ -x "$TESTS" ]; then
+    "$TESTS" --testing-library swift-testing --filter TouchlineInputTests > $R/swift-tests.log 2>&1
+    s=$?
+    sed 's/\x1b\[[0-9;]*m//g' $R/swift-tests.log | grep -E "UInputTests|Test run" | sed 's/^/  /'
+    if grep -q "skipped" $R/swift-tests.log; then s=1; fi
+    check "swift tests TouchlineInputTests with /dev/uinput, none skipped" $s "$(tail -5 $R/swift-tests.log)"
+else
+    echo "  (no $TESTS: scripts/vm/test.sh builds it; skipping the Swift tests)"
+fi
+
 # ---- 1. touchline devices: a touchscreen, a pen, a keyboard-like device, a touchpad
 $T play --start-delay 60 "$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events" > $W/d-ts.node 2>$W/d.err &
 P1=$!

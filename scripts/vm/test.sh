@@ -7,6 +7,11 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
 scripts/vm/setup.sh
 config=${TOUCHLINE_CONFIG:-debug}
-swift build -c "$config" --product touchline 2>&1 | tail -n 3
+if [ "$config" = debug ]; then
+    # The test bundle holds the TouchlineInput tests that need /dev/uinput; e2e.sh runs them.
+    swift build --build-tests 2>&1 | tail -n 3
+else
+    swift build -c "$config" --product touchline 2>&1 | tail -n 3
+fi
 bin=$(swift build -c "$config" --show-bin-path)/touchline
 exec scripts/vm/run.sh scripts/vm/e2e.sh "$bin"

@@ -3,6 +3,7 @@
 // turns into the same frames and gestures `touchline run` printed.
 import ArgumentParser
 import TouchlineCore
+import TouchlineGestures
 import TouchlineInput
 import TouchlineTrace
 
@@ -27,6 +28,9 @@ struct Record: ParsableCommand {
 
     @Option(help: "Also write the frames recognized live, as JSON Lines (times relative to the first event, as in the recording), to this file.")
     var framesOutput: String?
+
+    @Option(help: "Also write the gestures recognized live (default graph), as JSON Lines with times relative to the first event, to this file: what `touchline replay` of the recording prints.")
+    var gesturesOutput: String?
 
     @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
     var readyFile: String?
@@ -54,6 +58,21 @@ struct Record: ParsableCommand {
         var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         var assemblers = descriptions.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
         var line = JSONWriter()
+        let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
+        var drivers = assemblers.enumerated().map { index, assembler in
+            var driver = ReplayDriver(configuration: .default, surface: assembler.geometry.size)
+            driver.graph.device = index
+            return driver
+        }
+        var gestureLine = JSONWriter()
+        var gestureFailure: Error?
+        func emit(_ event: GestureEvent) {
+            guard let gestureFile, gestureFailure == nil else { return }
+            gestureLine.reset()
+            event.writeJSON(into: &gestureLine)
+            gestureLine.newline()
+            do { try gestureFile.write(gestureLine.bytes) } catch { gestureFailure = error }
+        }
         // libinput record lists each device's events after its header: device 0 streams to the
         // file, the others wait in memory until the end.
         var later = Array(repeating: [InputEvent](), count: open.count)
@@ -65,12 +84,19 @@ struct Record: ParsableCommand {
             let first = origin ?? event.time
             origin = first
             if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { later[index].append(event) }
-            if let out = frames, assemblers[index].feed(event) {
-                var frame = assemblers[index].frame
-                frame.time = Timestamp(microseconds: max(0, (frame.time - first).microseconds))
+            guard frames != nil || gestureFile != nil, assemblers[index].feed(event) else { return }
+            var frame = assemblers[index].frame
+            frame.time = Timestamp(microseconds: max(0, (frame.time - first).microseconds))
+            if let out = frames {
                 line.reset()
                 frame.writeJSON(device: index, into: &line)
                 try out.write(line.bytes)
+            }
+            if gestureFile != nil {
+                // Deadlines fire at their own time when the next frame comes or at the end,
+                // as in replay: the recorder has no timer (its output is a file, not a UI).
+                drivers[index].feed(frame, emit: emit)
+                if let gestureFailure { throw gestureFailure }
             }
         }
         reading: while live > 0 {
@@ -95,6 +121,11 @@ struct Record: ParsableCommand {
                 if signo == 1 { continue }
                 break reading
             }
+        }
+        if gestureFile != nil {
+            for index in drivers.indices { drivers[index].finish(emit: emit) }
+            gestureFile?.close()
+            if let gestureFailure { throw gestureFailure }
         }
         for index in later.indices.dropFirst() {
             for event in later[index] { try writer.write(TraceEvent(device: index, event: event)) }

@@ -88,7 +88,7 @@ echo "$TRACES" | while IFS= read -r f; do
     PE=$!
     $T run --backend libinput --relative-time --ready-file $out.ready-li "$n" > $out.li.jsonl 2>$out.li.err &
     PL=$!
-    $T record --ready-file $out.ready-rec --frames-output $out.rec-frames.jsonl -o $out.yml "$n" 2>$out.rec.err &
+    $T record --ready-file $out.ready-rec --frames-output $out.rec-frames.jsonl --gestures-output $out.rec-gestures.jsonl -o $out.yml "$n" 2>$out.rec.err &
     PR=$!
     wait $PP; wait $PE; se=$?; wait $PL; sl=$?; wait $PR; sr=$?
     events=$(wc -l < $out.evdev.jsonl)
@@ -98,6 +98,7 @@ echo "$TRACES" | while IFS= read -r f; do
     cmp -s $out.rec-replay.jsonl $out.evdev.jsonl; check "replay of the recording equals live evdev gestures, byte for byte ($name)" $? "$(diff $out.rec-replay.jsonl $out.evdev.jsonl | head -5)"
     $T replay --frames $out.yml > $out.rec-replay-frames.jsonl 2>>$out.rec-replay.err
     cmp -s $out.rec-replay-frames.jsonl $out.rec-frames.jsonl; check "replay --frames of the recording equals the frames seen live ($name)" $? "$(diff $out.rec-replay-frames.jsonl $out.rec-frames.jsonl | head -5)"
+    cmp -s $out.rec-replay.jsonl $out.rec-gestures.jsonl; check "record --gestures-output equals replay of the recording ($name)" $? "$(diff $out.rec-replay.jsonl $out.rec-gestures.jsonl | head -3)"
     libinput analyze per-slot-delta $out.yml > $out.analyze 2>&1; check "libinput analyze per-slot-delta accepts the recording of $name" $? "$(tail -3 $out.analyze)"
     $T replay "$f" > $out.src-replay.jsonl 2>$out.src-replay.err
     # Real-time playback under emulation shifts frame times by milliseconds, which moves

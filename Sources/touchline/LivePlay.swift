@@ -42,7 +42,7 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors { try play() }
+        try reportingLiveErrors { try play() }
     }
 
     func play() throws {

@@ -42,7 +42,7 @@ struct Record: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors { try record() }
+        try reportingLiveErrors { try record() }
     }
 
     func record() throws {

@@ -71,7 +71,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors { try live() }
+        try reportingLiveErrors { try live() }
     }
 
     func live() throws {
@@ -92,7 +92,6 @@ struct Run: ParsableCommand {
         case .libinput: try session.runLibinput(paths: devices, seat: seat)
         }
         try session.finish()
-        if session.exitCode != 0 { throw ExitCode(session.exitCode) }
     }
 }
 
@@ -103,7 +102,6 @@ struct LiveSession {
     let latencyFile: FileOutput?
     var latencies: [Int64] = []
     var line = JSONWriter()
-    var exitCode: Int32 = 0
 
     let readyFile: String?
     let options: FrameAssembler.Options
@@ -404,4 +402,17 @@ struct DeviceState {
     var description: DeviceDescription
     /// The device's number in the output.
     var index: Int
+}
+
+/// Runs a live command body: environment errors (open, read, permissions; style principle 9)
+/// become one line on stderr naming the path and errno, with a sysexits status: 77 for a
+/// permission problem (EX_NOPERM), 66 for a node that does not exist (EX_NOINPUT), 71 otherwise
+/// (EX_OSERR). Trace and CLI errors go through `reportingErrors`.
+func reportingLiveErrors(_ body: () throws -> Void) throws {
+    do {
+        try reportingErrors(body)
+    } catch let error as SystemError {
+        warn(error.description)
+        throw ExitCode(error.isPermissionDenied ? 77 : error.code == 2 ? 66 : 71)
+    }
 }

@@ -79,4 +79,37 @@ struct UInputTests {
         #expect(count > 0)
         #expect(loop.armedDeadline == nil)
     }
+
+    /// A reader that falls behind: the kernel drops its buffer and queues SYN_DROPPED; libevdev
+    /// resyncs, and the reader hands on SYN_DROPPED, then the state delta ending in SYN_REPORT.
+    /// The assembler then holds the device's real state: one contact at the last position.
+    @Test func synDroppedResyncsToTheDeviceState() throws {
+        let description = Devices.touchscreen()
+        let uinput = try UInputDevice(description: description)
+        let device = try EvdevDevice(path: uinput.devnode)
+        try uinput.write(frame(0, tracking: 1, x: 0, y: 500))
+        // Far more events than the kernel's per-reader buffer holds (a power of two near
+        // 8 packets of the device's estimated events per packet).
+        for x in Int32(1)...Int32(1500) {
+            try uinput.write([
+                InputEvent(time: .zero, type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_POSITION_X, value: x),
+                InputEvent(time: .zero, type: EventCodes.EV_ABS, code: EventCodes.ABS_X, value: x),
+                InputEvent(time: .zero, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0),
+            ])
+        }
+        var events: [InputEvent] = []
+        #expect(try device.readAvailable { events.append($0) } == .open)
+        #expect(device.droppedCount == 1)
+        let drops = events.indices.filter { events[$0].type == EventCodes.EV_SYN && events[$0].code == EventCodes.SYN_DROPPED }
+        #expect(drops.count == 1)
+        if let drop = drops.first {
+            #expect(events[(drop + 1)...].contains { $0.type == EventCodes.EV_SYN && $0.code == EventCodes.SYN_REPORT })
+        }
+        var assembler = FrameAssembler(device: description)
+        var last: TouchFrame?
+        for e in events where assembler.feed(e) { last = assembler.frame }
+        let contacts = last?.contacts.filter { !$0.phase.isFinal } ?? []
+        #expect(contacts.count == 1)
+        #expect(contacts.first?.position.x == 150.0)
+    }
 }

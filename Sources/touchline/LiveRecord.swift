@@ -56,7 +56,13 @@ struct Record: ParsableCommand {
         let descriptions = open.map { $0.0.description }
         var sink = try FileByteSink(path: output)
         var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
-        var assemblers = descriptions.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
+        var options = input.assemblerOptions
+        // The live frames see libevdev's resync deltas after a SYN_DROPPED. The file keeps the
+        // SYN_DROPPED and the deltas, but a reader of it (replay, libinput) discards until the
+        // next SYN_REPORT as for any kernel stream: after a drop, replay of the file and the
+        // live frames can differ until the contacts lift (docs/live.md).
+        options.dropRecovery = .syncEventsFollow
+        var assemblers = descriptions.map { FrameAssembler(device: $0, options: options) }
         var line = JSONWriter()
         let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         var drivers = assemblers.enumerated().map { index, assembler in

@@ -83,7 +83,11 @@ struct Run: ParsableCommand {
                 throw CLIError.data(error.description)
             }
         }
-        var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile, options: input.assemblerOptions)
+        var options = input.assemblerOptions
+        // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED (libinput resyncs
+        // internally and never passes one on).
+        options.dropRecovery = .syncEventsFollow
+        var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile, options: options)
         session.relativeTime = relativeTime
         session.graphConfiguration = graphConfiguration
         session.explain = explain

@@ -105,7 +105,7 @@ struct UInputTests {
         if let drop = drops.first {
             #expect(events[(drop + 1)...].contains { $0.type == EventCodes.EV_SYN && $0.code == EventCodes.SYN_REPORT })
         }
-        var assembler = FrameAssembler(device: description)
+        var assembler = FrameAssembler(device: description, options: .init(dropRecovery: .syncEventsFollow))
         var last: TouchFrame?
         for e in events where assembler.feed(e) { last = assembler.frame }
         let contacts = last?.contacts.filter { !$0.phase.isFinal } ?? []

@@ -18,6 +18,8 @@
 #include <unistd.h>
 #include <dirent.h>
 #include <time.h>
+#include <sys/inotify.h>
+#include <string.h>
 
 /// errno after a libc call, without Glibc's thread-local accessor dance in Swift.
 static inline int touchline_errno(void) { return errno; }
@@ -112,4 +114,27 @@ static inline int touchline_epoll_wait_one(int epfd, unsigned long long *token, 
 
 static inline unsigned int touchline_epollhup(void) { return EPOLLHUP | EPOLLERR; }
 
+/// Watches a directory for new or re-permissioned entries (IN_CREATE: devtmpfs made a node;
+/// IN_ATTRIB: udev changed its mode or group, so a node we could not open may now open).
+static inline int touchline_inotify_directory(const char *path, int *watch) {
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (fd < 0) return -1;
+    *watch = inotify_add_watch(fd, path, IN_CREATE | IN_ATTRIB);
+    if (*watch < 0) { int e = errno; close(fd); errno = e; return -1; }
+    return fd;
+}
+
+/// Reads one batch of inotify records into buf; returns bytes read, 0 when none, -1 on error.
+static inline long touchline_inotify_read(int fd, char *buf, unsigned long size) {
+    ssize_t n = read(fd, buf, size);
+    if (n < 0) return errno == EAGAIN ? 0 : -1;
+    return (long)n;
+}
+
+/// The name in the record at offset; returns the next record's offset.
+static inline unsigned long touchline_inotify_record(const char *buf, unsigned long offset, const char **name) {
+    const struct inotify_event *e = (const struct inotify_event *)(buf + offset);
+    *name = e->len > 0 ? e->name : "";
+    return offset + sizeof(struct inotify_event) + e->len;
+}
 #endif

@@ -94,3 +94,43 @@ public enum DeviceDirectory {
         return numbers.sorted().map { "\(directory)/event\($0)" }
     }
 }
+
+/// New event nodes in a directory (hotplug for the evdev backend, without udev): an inotify
+/// watch whose descriptor joins the event loop.
+public final class DeviceDirectoryWatcher {
+    public let directory: String
+    public let fileDescriptor: Int32
+    private var buffer = [CChar](repeating: 0, count: 4096)
+
+    public init(directory: String = "/dev/input") throws(SystemError) {
+        var watch: Int32 = -1
+        let fd = touchline_inotify_directory(directory, &watch)
+        guard fd >= 0 else { throw SystemError.last("inotify_add_watch", path: directory) }
+        self.directory = directory
+        self.fileDescriptor = fd
+    }
+
+    deinit { close(fileDescriptor) }
+
+    /// The `eventN` paths created or changed since the last call (may repeat a path).
+    public func changedNodes() throws(SystemError) -> [String] {
+        var paths: [String] = []
+        while true {
+            let fd = fileDescriptor
+            let n = buffer.withUnsafeMutableBufferPointer { touchline_inotify_read(fd, $0.baseAddress, UInt($0.count)) }
+            if n < 0 { throw SystemError.last("read(inotify)", path: directory) }
+            if n == 0 { return paths }
+            buffer.withUnsafeBufferPointer { p in
+                var offset: UInt = 0
+                while offset < UInt(n) {
+                    var name: UnsafePointer<CChar>?
+                    offset = touchline_inotify_record(p.baseAddress, offset, &name)
+                    if let name {
+                        let s = String(cString: name)
+                        if s.hasPrefix("event"), Int(s.dropFirst(5)) != nil { paths.append(directory + "/" + s) }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -297,28 +297,54 @@ struct LiveSession {
     mutating func runEvdev(paths: [String], grab: Bool) throws {
         let loop = try EventLoop()
         var open: [UInt64: (EvdevDevice, DeviceState)] = [:]
-        var nodes = paths
+        var nextToken: UInt64 = 0
         let explicit = !paths.isEmpty
-        if nodes.isEmpty {
-            nodes = DeviceDirectory.eventNodes().filter { DeviceProbe.probe(path: $0).verdict.isUsed }
-            if nodes.isEmpty {
-                try FileOutput.standardError.write("touchline: no touchscreen found (see `touchline devices`)\n")
-                throw ExitCode(1)
-            }
+        // Without named devices: every touchscreen now, and the ones plugged in later (an
+        // inotify watch on /dev/input; udev is not needed).
+        let watcher = explicit ? nil : try DeviceDirectoryWatcher()
+        let watcherToken: UInt64 = 1 << 40
+        if let watcher { try loop.watch(watcher.fileDescriptor, token: watcherToken) }
+        func add(_ path: String, _ device: EvdevDevice, _ session: inout LiveSession) throws {
+            let state = try session.open(path: path, description: device.description)
+            open[nextToken] = (device, state)
+            try loop.watch(device.fileDescriptor, token: nextToken)
+            nextToken += 1
         }
-        for (i, path) in nodes.enumerated() {
-            let device = try EvdevDevice(path: path, grab: grab)
-            if explicit, DeviceVerdict(for: device.description) != .used {
-                try FileOutput.standardError.write("touchline: warning: \(path) (\(device.description.name)) is \(DeviceVerdict(for: device.description)); using it as asked\n")
+        if explicit {
+            for path in paths {
+                let device = try EvdevDevice(path: path, grab: grab)
+                let verdict = DeviceVerdict(for: device.description)
+                if verdict != .used {
+                    warn("warning: \(path) (\(device.description.name)) is \(verdict); using it as asked")
+                }
+                try add(path, device, &self)
             }
-            let state = try self.open(path: path, description: device.description)
-            open[UInt64(i)] = (device, state)
-            try loop.watch(device.fileDescriptor, token: UInt64(i))
+        } else {
+            for path in DeviceDirectory.eventNodes() where DeviceProbe.probe(path: path).verdict.isUsed {
+                try add(path, try EvdevDevice(path: path, grab: grab), &self)
+            }
+            if open.isEmpty { warn("no touchscreen yet (see `touchline devices`); waiting for one to be plugged in") }
+        }
+        /// A node that appeared (or whose permissions udev just changed): used when it is a
+        /// touchscreen that is not open yet.
+        func hotplug(_ session: inout LiveSession) throws {
+            guard let watcher else { return }
+            for path in Set(try watcher.changedNodes()).sorted() {
+                if open.values.contains(where: { $0.1.path == path }) { continue }
+                guard DeviceProbe.probe(path: path).verdict.isUsed else { continue }
+                do {
+                    try add(path, try EvdevDevice(path: path, grab: grab), &session)
+                    warn("using \(path) (hotplug)")
+                } catch let error as SystemError {
+                    // Gone again, or not yet readable: udev's IN_ATTRIB brings it back.
+                    warn("\(error)")
+                }
+            }
         }
         try signalReady()
         // Events already read are processed before a deadline at or after their time fires.
-        func drain(_ token: UInt64, _ session: inout LiveSession) throws -> Bool {
-            guard let (device, state) = open[token] else { return true }
+        func drain(_ token: UInt64, _ session: inout LiveSession) throws {
+            guard let (device, state) = open[token] else { return }
             var failure: Error?
             let status = try device.readAvailable { event in
                 if failure != nil { return }
@@ -329,17 +355,17 @@ struct LiveSession {
                 loop.unwatch(device.fileDescriptor)
                 open[token] = nil
                 try session.removed(state, at: EventLoop.now())
-                return false
             }
-            return true
         }
-        while !open.isEmpty {
+        while !explicit || !open.isEmpty {
             try loop.setDeadline(nextDeadline)
             switch try loop.wait() {
+            case .readable(watcherToken):
+                try hotplug(&self)
             case .readable(let token):
-                _ = try drain(token, &self)
+                try drain(token, &self)
             case .deadline(let deadline):
-                for token in open.keys.sorted() { _ = try drain(token, &self) }
+                for token in open.keys.sorted() { try drain(token, &self) }
                 try advance(to: deadline)
             case .signal(let signo):
                 // SIGHUP has no config to reload here; SIGINT/SIGTERM end the run.

@@ -146,6 +146,20 @@ for spec in "frames:Atmel maXTouch Touchscreen.2-fingers-touch-release.events" "
     done
 done
 
+# ---- hotplug: no device named, a touchscreen plugged in after the start is used (evdev: an
+# inotify watch on /dev/input; libinput: the udev seat), and its removal is followed
+for backend in evdev libinput; do
+    out=$W/hotplug-$backend; rm -f $out.*
+    $T run --backend $backend --output frames --ready-file $out.ready > $out.jsonl 2>$out.err &
+    PE=$!
+    i=0; while [ ! -e $out.ready ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+    $T play --start-delay 2 --hold 1 "$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events" > $out.node 2>$out.play.err
+    sleep 1
+    kill -TERM $PE; wait $PE; s=$?
+    frames=$(wc -l < $out.jsonl)
+    [ $s = 0 ] && [ "$frames" -gt 0 ] && grep -q "removed" $out.err; check "hotplug $backend: a touchscreen plugged in later is used ($frames frames), then its removal seen" $? "exit $s; $(cat $out.err)"
+done
+
 # ---- idle: a device open, no touches for 5 s: count the reader's context switches
 for backend in evdev libinput; do
     out=$W/idle-$backend; rm -f $out.*

@@ -131,8 +131,7 @@ struct LiveSession {
 
     // MARK: Per-device processing
 
-    /// One event from device `index` (its name in the output). Writes what it produces.
-    /// A device starts: its assembler, and its output index.
+    /// A device starts: its assembler, its graph, and its output index.
     mutating func open(path: String, description: DeviceDescription) throws -> DeviceState {
         let index = nextIndex
         nextIndex += 1
@@ -153,6 +152,7 @@ struct LiveSession {
         return Timestamp(microseconds: max(0, (t - origin).microseconds))
     }
 
+    /// One event from a device. Writes what it produces.
     mutating func handle(_ event: InputEvent, device: DeviceState) throws {
         let kernelTime = event.time
         var event = event

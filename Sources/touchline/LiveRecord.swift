@@ -90,6 +90,14 @@ struct Record: ParsableCommand {
             let first = origin ?? event.time
             origin = first
             if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { later[index].append(event) }
+            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_DROPPED {
+                // A reader of the file discards up to the next SYN_REPORT after a SYN_DROPPED,
+                // as the kernel's documentation says for a raw stream. An empty SYN_REPORT right
+                // after it ends that torn frame, so what follows, libevdev's resync deltas, is
+                // applied on replay as it was live.
+                let report = InputEvent(time: event.time, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)
+                if index == 0 { try writer.write(TraceEvent(device: 0, event: report)) } else { later[index].append(report) }
+            }
             guard frames != nil || gestureFile != nil, assemblers[index].feed(event) else { return }
             var frame = assemblers[index].frame
             frame.time = Timestamp(microseconds: max(0, (frame.time - first).microseconds))
@@ -132,6 +140,9 @@ struct Record: ParsableCommand {
             for index in drivers.indices { drivers[index].finish(emit: emit) }
             gestureFile?.close()
             if let gestureFailure { throw gestureFailure }
+        }
+        for (device, _) in open where device.droppedCount > 0 {
+            warn("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced")
         }
         for index in later.indices.dropFirst() {
             for event in later[index] { try writer.write(TraceEvent(device: index, event: event)) }

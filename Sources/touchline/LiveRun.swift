@@ -352,6 +352,9 @@ struct LiveSession {
             }
             if let failure { throw failure }
             if status == .gone {
+                if device.droppedCount > 0 {
+                    warn("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced")
+                }
                 loop.unwatch(device.fileDescriptor)
                 open[token] = nil
                 try session.removed(state, at: EventLoop.now())

@@ -258,7 +258,10 @@ public struct GestureGraph: Sendable {
     /// whose rectangle holds `p` (the later declared on top), else the nearest. So a small
     /// target is easy to hit above a background, but never takes a point inside a neighbour at
     /// its own level.
-    func hitTest(_ p: Point) -> Int? {
+    func hitTest(_ point: Point) -> Int? {
+        // A contact a little outside the axis range (calibration, wild values) still lands on
+        // the nearest edge of the sensor, so the whole-surface target always holds it.
+        let p = Point(x: min(max(point.x.isFinite ? point.x : 0, 0), surface.width), y: min(max(point.y.isFinite ? point.y : 0, 0), surface.height))
         var best: (index: Int, z: Int, distance: Double)? = nil
         for t in hitOrder where targets[t].hitRect.contains(p) || targets[t].rect.contains(p) {
             let z = targets[t].z

@@ -62,6 +62,12 @@ public struct GestureGraph: Sendable {
     /// Emit decision lines (`"gesture":"explain"`) alongside the gesture events.
     public var explain: Bool = false
 
+    /// Record every state machine transition in `transitions` (principle 5: transitions are
+    /// observable for free). Off by default: recording allocates.
+    public var recordsTransitions: Bool = false
+    /// Transitions recorded since the last `drainTransitions()`.
+    public private(set) var transitions: [Transition] = []
+
     /// Contacts tracked at once; more are ignored and counted (as the frame assembler's
     /// default capacity).
     public static let contactCapacity = 32
@@ -364,8 +370,18 @@ public struct GestureGraph: Sendable {
 
 
     mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
+        let before = recognizers[i].stateName
         let action = recognizers[i].handle(input)
+        if recordsTransitions {
+            transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers[i].stateName, action: action.name))
+        }
         apply(i, action, at: input.time, emit)
+    }
+
+    /// Returns the recorded transitions and forgets them.
+    public mutating func drainTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions
     }
 
     mutating func apply(_ i: Int, _ action: RecognizerAction, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
@@ -546,4 +562,16 @@ struct MemberIndices: Sequence, IteratorProtocol {
         mask &= mask - 1
         return i
     }
+}
+
+/// One step of a recognizer's state machine, for observers and logs:
+/// `0.080000 tap: touching → contactLifted → claimed (claim)`.
+public struct Transition: Sendable, CustomStringConvertible {
+    public var time: Timestamp
+    public var recognizer: String
+    public var from: StaticString
+    public var input: StaticString
+    public var to: StaticString
+    public var action: StaticString
+    public var description: String { "\(time) \(recognizer): \(from) → \(input) → \(to) (\(action))" }
 }

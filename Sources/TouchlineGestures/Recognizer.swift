@@ -106,6 +106,18 @@ public enum RecognizerAction: Sendable {
     /// The state machine had no transition for this input: our bug. The graph reports it and
     /// resets the recognizer.
     case impossible(state: StaticString, input: StaticString)
+
+    public var name: StaticString {
+        switch self {
+        case .none: return "none"
+        case .claim: return "claim"
+        case .fail: return "fail"
+        case .hold: return "hold"
+        case .emit: return "emit"
+        case .finish: return "finish"
+        case .impossible: return "impossible"
+        }
+    }
 }
 
 /// A first-order low-pass of a rate (per second) whose weight depends on elapsed time, not on

@@ -276,3 +276,19 @@ import TouchlineTesting
         try h.expectNothingPending()
     }
 }
+
+@Suite struct TransitionLogTests {
+    @Test func transitionsAreObservable() throws {
+        var driver = ReplayDriver(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), surface: TouchScript.defaultSurface)
+        driver.graph.recordsTransitions = true
+        var s = TouchScript()
+        s.down(0, at: p(50, 50)); s.wait(80); s.up(0)
+        for f in s.frames { driver.feed(f) { _ in } }
+        #expect(driver.graph.drainTransitions().map(\.description) == [
+            "0.000000 tap: idle → contactDown → touching (none)",
+            "0.080000 tap: touching → contactLifted → claimed (claim)",
+            "0.080000 tap: claimed → accepted → idle (finish)",
+        ])
+        #expect(driver.graph.transitions.isEmpty)
+    }
+}

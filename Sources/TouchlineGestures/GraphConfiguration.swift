@@ -87,7 +87,7 @@ public struct PanParameters: Hashable, Sendable {
     public var minimumFingers = 1
     public var maximumFingers = 10
     public var slop = Thresholds.panSlop
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
@@ -105,13 +105,13 @@ public struct SwipeParameters: Hashable, Sendable {
 public struct EdgeSwipeParameters: Hashable, Sendable {
     public var margin = Thresholds.edgeMargin
     public var slop = Thresholds.edgeSlop
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
 public struct PinchParameters: Hashable, Sendable {
     public var minimumSpanChange = Thresholds.pinchMinSpanChange
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
@@ -120,7 +120,7 @@ public struct RotateParameters: Hashable, Sendable {
     public var minimumAngle = Thresholds.rotateMinAngle
     /// How far the turn must carry the fingers along their circle (rotation × span / 2), mm.
     public var minimumTravel = Thresholds.rotateMinTravel
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 

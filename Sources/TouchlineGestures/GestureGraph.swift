@@ -259,27 +259,29 @@ public struct GestureGraph: Sendable {
 
     func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
 
-    /// The target a contact landing at `p` belongs to: among the targets whose rectangle or
-    /// minimum hit area (7 mm square, centred) holds `p`, those with the highest z; of these, one
-    /// whose rectangle holds `p` (the later declared on top), else the nearest. So a small
-    /// target is easy to hit above a background, but never takes a point inside a neighbour at
-    /// its own level.
+    /// The target a contact landing at `p` belongs to: the topmost target whose rectangle
+    /// holds `p` (higher z, then the later declared), unless `p` falls in the minimum hit area
+    /// (7 mm square, centred) of a target drawn above it and inside it, a button on a
+    /// background: then that target, the nearest if several. So a small target is easy to
+    /// hit, but only takes points from what lies under it, never from a neighbour.
     func hitTest(_ point: Point) -> Int? {
         // A contact a little outside the axis range (calibration, wild values) still lands on
         // the nearest edge of the sensor, so the whole-surface target always holds it.
         let p = Point(x: min(max(point.x.isFinite ? point.x : 0, 0), surface.width), y: min(max(point.y.isFinite ? point.y : 0, 0), surface.height))
-        var best: (index: Int, z: Int, distance: Double)? = nil
-        for t in hitOrder where targets[t].hitRect.contains(p) || targets[t].rect.contains(p) {
-            let z = targets[t].z
-            let d = targets[t].rect.distance(to: p)
-            if let b = best {
-                if z < b.z { break }
-                if d < b.distance { best = (t, z, d) }
-            } else {
-                best = (t, z, d)
-            }
+        var exact: (index: Int, rank: Int)? = nil
+        for (rank, t) in hitOrder.enumerated() where targets[t].rect.contains(p) {
+            exact = (t, rank)
+            break
         }
-        return best?.index
+        var best: (index: Int, distance: Double)? = nil
+        for (rank, t) in hitOrder.enumerated() where targets[t].hitRect.contains(p) && !targets[t].rect.contains(p) {
+            if let e = exact {
+                guard rank < e.rank, targets[e.index].rect.contains(targets[t].rect) else { continue }
+            }
+            let d = targets[t].rect.distance(to: p)
+            if best == nil || d < best!.distance { best = (t, d) }
+        }
+        return best?.index ?? exact?.index
     }
 
     func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {

@@ -18,6 +18,7 @@ public struct Rect: Hashable, Sendable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public func contains(_ p: Point) -> Bool { p.x >= x && p.x <= maxX && p.y >= y && p.y <= maxY }
+    public func contains(_ r: Rect) -> Bool { r.x >= x && r.maxX <= maxX && r.y >= y && r.maxY <= maxY }
     /// Distance from `p` to the rectangle (0 inside).
     public func distance(to p: Point) -> Double {
         let dx = max(x - p.x, 0, p.x - maxX)

@@ -188,6 +188,10 @@ public struct GestureGraph: Sendable {
     mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
         let target = targetOf[i]
         deliver(i, .deadlineReached(d), emit)
+        // A deadline that survives its own firing would fire forever: our bug, reset it.
+        if status[i].receivesContacts, recognizers[i].deadline == d {
+            reportBug(i, state: recognizers[i].stateName, input: "deadlineReached (deadline kept)", at: d, emit)
+        }
         if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
     }
 

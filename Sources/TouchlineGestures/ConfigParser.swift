@@ -32,6 +32,7 @@ extension GraphConfiguration {
     public static func parse(toml text: String, file: String) throws(ConfigError) -> GraphConfiguration {
         let document = try TOMLDocument.parse(text, file: file)
         var targets: [TargetSpec] = []
+        var targetLines: [Int] = []
         var recognizers: [(spec: RecognizerSpec, line: Int)] = []
         var defaults: [(kind: String, name: String, value: TOMLValue, line: Int)] = []
 
@@ -56,6 +57,7 @@ extension GraphConfiguration {
                 }
             case ("target", true):
                 targets.append(try parseTarget(section, file: file))
+                targetLines.append(section.line)
             case ("recognizer", true):
                 recognizers.append((try parseRecognizer(section, file: file), section.line))
             case let (name, isArray):
@@ -96,8 +98,8 @@ extension GraphConfiguration {
         // References, with the line of the recognizer that makes them.
         let targetNames = targets.map(\.name)
         var seenTargets = Set<String>()
-        for t in targets where !seenTargets.insert(t.name).inserted {
-            throw fail(0, "target '\(t.name)' is declared twice")
+        for (k, t) in targets.enumerated() where !seenTargets.insert(t.name).inserted {
+            throw fail(k < targetLines.count ? targetLines[k] : 0, "target '\(t.name)' is declared twice; give each a unique name")
         }
         let names = specs.map(\.name)
         for (k, spec) in specs.enumerated() {

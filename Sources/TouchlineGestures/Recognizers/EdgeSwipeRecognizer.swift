@@ -7,7 +7,8 @@ public struct EdgeSwipeRecognizer: Hashable, Sendable {
     public struct Track: Hashable, Sendable {
         public var edge: ScreenEdge
         public var translation: Vector
-        public var velocity: VelocityFilterValue
+        public var velocity: Vector
+        public var estimator: VelocityEstimator
         public var fingers: Int
         public var position: Point
         public var lifted: Bool
@@ -64,12 +65,14 @@ public struct EdgeSwipeRecognizer: Hashable, Sendable {
 
     private func emission(_ phase: GesturePhase, _ track: Track) -> Emission {
         Emission(phase, fingers: track.fingers, position: track.position,
-                 detail: .edgeSwipe(edge: track.edge, translation: track.translation, velocity: track.velocity.velocity))
+                 detail: .edgeSwipe(edge: track.edge, translation: track.translation, velocity: track.velocity))
     }
 
     private func update(_ track: inout Track, _ s: GroupSample) {
         track.translation = track.translation + s.translationDelta
-        track.velocity.add(s.translationDelta, over: s.elapsed)
+        track.estimator.add(s.time, track.translation.dx, track.translation.dy)
+        let (vx, vy) = track.estimator.rate(at: s.time)
+        track.velocity = Vector(dx: vx, dy: vy)
         track.position = s.centroid
         track.fingers = s.present
     }
@@ -81,7 +84,7 @@ public struct EdgeSwipeRecognizer: Hashable, Sendable {
             if distance > parameters.margin {
                 return .fail(.exceeded("distance from the nearest edge", value: distance, limit: parameters.margin, .millimetres))
             }
-            state = .tracking(Track(edge: edge, translation: .zero, velocity: VelocityFilterValue(timeConstant: parameters.velocitySmoothing), fingers: s.present, position: s.centroid, lifted: false))
+            state = .tracking(Track(edge: edge, translation: .zero, velocity: .zero, estimator: VelocityEstimator.starting(at: s.time, window: parameters.velocityWindow), fingers: s.present, position: s.centroid, lifted: false))
             return .none
 
         case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):
@@ -146,6 +149,9 @@ public struct EdgeSwipeRecognizer: Hashable, Sendable {
                 state = .active(track)
                 return .none
             }
+            track.estimator.add(s.time, track.translation.dx, track.translation.dy)
+            let (vx, vy) = track.estimator.rate(at: s.time)
+            track.velocity = Vector(dx: vx, dy: vy)
             state = .idle
             return .finish(emission(.ended, track), then: nil)
 

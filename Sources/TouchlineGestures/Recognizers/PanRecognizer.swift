@@ -6,7 +6,8 @@ import TouchlineCore
 public struct PanRecognizer: Hashable, Sendable {
     public struct Track: Hashable, Sendable {
         public var translation: Vector
-        public var velocity: VelocityFilterValue
+        public var velocity: Vector
+        public var estimator: VelocityEstimator
         public var fingers: Int
         public var position: Point
         /// All contacts lifted while the claim waited for the arena.
@@ -41,14 +42,16 @@ public struct PanRecognizer: Hashable, Sendable {
     public var deadline: Timestamp? { nil }
 
     private func emission(_ phase: GesturePhase, _ track: Track) -> Emission {
-        Emission(phase, fingers: track.fingers, position: track.position, detail: .pan(translation: track.translation, velocity: track.velocity.velocity))
+        Emission(phase, fingers: track.fingers, position: track.position, detail: .pan(translation: track.translation, velocity: track.velocity))
     }
 
     private func inRange(_ fingers: Int) -> Bool { fingers >= parameters.minimumFingers && fingers <= parameters.maximumFingers }
 
     private func update(_ track: inout Track, _ s: GroupSample) {
         track.translation = track.translation + s.translationDelta
-        track.velocity.add(s.translationDelta, over: s.elapsed)
+        track.estimator.add(s.time, track.translation.dx, track.translation.dy)
+        let (vx, vy) = track.estimator.rate(at: s.time)
+        track.velocity = Vector(dx: vx, dy: vy)
         track.position = s.centroid
         track.fingers = s.present
     }
@@ -56,7 +59,7 @@ public struct PanRecognizer: Hashable, Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle, .contactDown(s)):
-            state = .tracking(Track(translation: .zero, velocity: VelocityFilterValue(timeConstant: parameters.velocitySmoothing), fingers: s.present, position: s.centroid, lifted: false))
+            state = .tracking(Track(translation: .zero, velocity: .zero, estimator: VelocityEstimator.starting(at: s.time, window: parameters.velocityWindow), fingers: s.present, position: s.centroid, lifted: false))
             return .none
 
         case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):
@@ -117,6 +120,9 @@ public struct PanRecognizer: Hashable, Sendable {
                 state = .active(track)
                 return .none
             }
+            track.estimator.add(s.time, track.translation.dx, track.translation.dy)
+            let (vx, vy) = track.estimator.rate(at: s.time)
+            track.velocity = Vector(dx: vx, dy: vy)
             state = .idle
             return .finish(emission(.ended, track), then: nil)
 
@@ -136,13 +142,4 @@ public struct PanRecognizer: Hashable, Sendable {
             return .impossible(state: name, input: input.name)
         }
     }
-}
-
-/// A velocity filter as a public value (recognizer states are public for tests and explain).
-public struct VelocityFilterValue: Hashable, Sendable {
-    var filter: VelocityFilter
-    init(timeConstant: Interval) { filter = VelocityFilter(timeConstant: timeConstant) }
-    mutating func add(_ delta: Vector, over elapsed: Interval) { filter.add(delta, over: elapsed) }
-    /// mm/s.
-    public var velocity: Vector { filter.velocity }
 }

@@ -10,7 +10,8 @@ public struct PinchRecognizer: Hashable, Sendable {
         public var scale: Double
         /// Sum of the frame-to-frame span changes, mm.
         public var spanChange: Double
-        var filter: RateFilter
+        public var velocity: Double
+        public var estimator: VelocityEstimator
         public var span: Double
         public var fingers: Int
         public var position: Point
@@ -42,14 +43,14 @@ public struct PinchRecognizer: Hashable, Sendable {
     public var deadline: Timestamp? { nil }
 
     private func emission(_ phase: GesturePhase, _ track: Track) -> Emission {
-        Emission(phase, fingers: track.fingers, position: track.position, detail: .pinch(scale: track.scale, velocity: track.filter.value, span: track.span))
+        Emission(phase, fingers: track.fingers, position: track.position, detail: .pinch(scale: track.scale, velocity: track.velocity, span: track.span))
     }
 
     private func update(_ track: inout Track, _ s: GroupSample) {
-        let before = track.scale
         track.scale *= s.spanRatio
         track.spanChange += s.spanDelta
-        track.filter.add(delta: track.scale - before, over: s.elapsed)
+        track.estimator.add(s.time, track.scale)
+        track.velocity = track.estimator.rate(at: s.time).0
         track.span = s.span
         track.position = s.centroid
         track.fingers = s.present
@@ -58,7 +59,7 @@ public struct PinchRecognizer: Hashable, Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle, .contactDown(s)):
-            state = .tracking(Track(scale: 1, spanChange: 0, filter: RateFilter(timeConstant: parameters.velocitySmoothing), span: s.span, fingers: s.present, position: s.centroid, lifted: false))
+            state = .tracking(Track(scale: 1, spanChange: 0, velocity: 0, estimator: VelocityEstimator.starting(at: s.time, 1, window: parameters.velocityWindow), span: s.span, fingers: s.present, position: s.centroid, lifted: false))
             return .none
 
         case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):

@@ -7,7 +7,8 @@ public struct RotateRecognizer: Hashable, Sendable {
     public struct Track: Hashable, Sendable {
         /// Sum of the frame-to-frame turns since tracking began, radians.
         public var rotation: Double
-        var filter: RateFilter
+        public var velocity: Double
+        public var estimator: VelocityEstimator
         public var fingers: Int
         public var position: Point
         public var span: Double
@@ -39,12 +40,13 @@ public struct RotateRecognizer: Hashable, Sendable {
     public var deadline: Timestamp? { nil }
 
     private func emission(_ phase: GesturePhase, _ track: Track) -> Emission {
-        Emission(phase, fingers: track.fingers, position: track.position, detail: .rotate(rotation: track.rotation, velocity: track.filter.value))
+        Emission(phase, fingers: track.fingers, position: track.position, detail: .rotate(rotation: track.rotation, velocity: track.velocity))
     }
 
     private func update(_ track: inout Track, _ s: GroupSample) {
         track.rotation += s.rotationDelta
-        track.filter.add(delta: s.rotationDelta, over: s.elapsed)
+        track.estimator.add(s.time, track.rotation)
+        track.velocity = track.estimator.rate(at: s.time).0
         track.position = s.centroid
         track.span = s.span
         track.fingers = s.present
@@ -53,7 +55,7 @@ public struct RotateRecognizer: Hashable, Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle, .contactDown(s)):
-            state = .tracking(Track(rotation: 0, filter: RateFilter(timeConstant: parameters.velocitySmoothing), fingers: s.present, position: s.centroid, span: s.span, lifted: false))
+            state = .tracking(Track(rotation: 0, velocity: 0, estimator: VelocityEstimator.starting(at: s.time, 0, window: parameters.velocityWindow), fingers: s.present, position: s.centroid, span: s.span, lifted: false))
             return .none
 
         case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):

@@ -11,6 +11,6 @@ struct Touchline: ParsableCommand {
             printing JSON Lines (schema v1, docs/events.md).
             """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Replay.self, Convert.self]
+        subcommands: []
     )
 }

@@ -1,0 +1,50 @@
+// Where trace bytes come from and where written traces go. The readers and writers are pure,
+// so they see bytes only through these two protocols; the CLI supplies a file-backed source
+// and sink, tests an in-memory one.
+
+/// A stream of bytes read in chunks (a file, a pipe, memory).
+public protocol ByteSource {
+    /// Fills the start of `buffer` with the next bytes and returns how many; 0 means the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A source over bytes already in memory, for tests, fuzzing and small inputs.
+public struct BytesSource: ByteSource, Sendable {
+    public let bytes: [UInt8]
+    public private(set) var offset = 0
+    /// The most each `read` returns, so that tests can exercise lines split across chunks.
+    public var chunkLimit: Int
+
+    public init(_ bytes: [UInt8], chunkLimit: Int = .max) {
+        self.bytes = bytes
+        self.chunkLimit = max(1, chunkLimit)
+    }
+
+    public init(_ text: String, chunkLimit: Int = .max) {
+        self.init(Array(text.utf8), chunkLimit: chunkLimit)
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = min(buffer.count, bytes.count - offset, chunkLimit)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { all in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<offset + count]))
+        }
+        offset += count
+        return count
+    }
+}
+
+/// Where a writer's bytes go (a file, memory). Writers hand over chunks of tens of KiB.
+public protocol ByteSink {
+    mutating func write(_ bytes: [UInt8]) throws
+}
+
+/// A sink that keeps everything in memory.
+public struct BytesSink: ByteSink, Sendable {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public mutating func write(_ bytes: [UInt8]) throws { self.bytes.append(contentsOf: bytes) }
+    /// The bytes as text (they are UTF-8 for every writer here).
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}

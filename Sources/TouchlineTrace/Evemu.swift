@@ -1,0 +1,172 @@
+import TouchlineCore
+
+// evemu-record text (evemu 1.1 to 1.3 and evemu 2.x, which still writes "# EVEMU 1.3").
+// Header: `N:` name, `I:` bus vendor product version (hex), `P:` property bitmask bytes, `B:`
+// per-type event bitmask bytes (consecutive lines of one type continue the mask), `A:` axis
+// (code in hex, then min max fuzz flat [resolution] in decimal; 1.1 has no resolution), `L:`
+// and `S:` LED and switch state (ignored). Events: `E: sec.usec type code value`, type and code
+// in hex, value in decimal; evemu 2 appends a `# comment`.
+
+/// Collects header lines into a DeviceDescription.
+struct EvemuHeaderBuilder {
+    var name: String?
+    var ids: (bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) = (0, 0, 0, 0)
+    var properties: [UInt16] = []
+    var codes: [UInt16: [UInt16]] = [:]
+    var absinfo: [UInt16: AbsInfo] = [:]
+    var sawHeader = false
+    private var propertyOffset = 0
+    private var maskType = -1
+    private var maskOffset = 0
+
+    var description: DeviceDescription {
+        var sortedCodes: [UInt16: [UInt16]] = [:]
+        for (type, list) in codes { sortedCodes[type] = Array(Set(list)).sorted() }
+        // An A: line is a promise that the device has that axis, even when B: left it out.
+        if !absinfo.isEmpty {
+            var abs = Set(sortedCodes[EventCodes.EV_ABS] ?? [])
+            abs.formUnion(absinfo.keys)
+            sortedCodes[EventCodes.EV_ABS] = abs.sorted()
+        }
+        return DeviceDescription(
+            name: name ?? "", bus: ids.bus, vendor: ids.vendor, product: ids.product, version: ids.version,
+            properties: Array(Set(properties)).sorted(), codes: sortedCodes, absinfo: absinfo)
+    }
+
+    /// Applies one header line (its first byte is the kind letter, the second ':').
+    mutating func apply(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) {
+        var c = ByteCursor(line, at: 2)
+        c.skipSpaces()
+        switch line[0] {
+        case UInt8(ascii: "N"):
+            var end = line.count
+            while end > c.index && line[end - 1].isSpaceOrTab { end -= 1 }
+            name = c.text(c.index..<end)
+            maskType = -1
+        case UInt8(ascii: "I"):
+            var values: [UInt16] = []
+            for what in ["bus", "vendor", "product", "version"] {
+                c.skipSpaces()
+                guard let v = c.hex(maxDigits: 4) else {
+                    throw LineError("expected 'I: bus vendor product version' as 4-digit hex numbers, but the \(what) is \(found(c))")
+                }
+                values.append(UInt16(v))
+            }
+            guard c.atEndOrComment() else { throw LineError("unexpected text after the version in the 'I:' line: expected the end of the line") }
+            ids = (values[0], values[1], values[2], values[3])
+            maskType = -1
+        case UInt8(ascii: "P"):
+            var count = 0
+            while !c.atEndOrComment() {
+                guard let byte = c.hex(maxDigits: 2) else { throw LineError("expected property bitmask bytes in hex after 'P:', found \(found(c))") }
+                for bit in 0..<8 where byte & (1 << bit) != 0 { properties.append(UInt16(propertyOffset * 8 + bit)) }
+                propertyOffset += 1
+                count += 1
+                if propertyOffset > 64 { throw LineError("too many property bytes in 'P:' lines: expected at most 64") }
+            }
+            if count == 0 { throw LineError("expected property bitmask bytes in hex after 'P:'") }
+            maskType = -1
+        case UInt8(ascii: "B"):
+            guard let type = c.hex(maxDigits: 2) else { throw LineError("expected 'B: type bytes...' with the event type in hex, found \(found(c))") }
+            guard let maxCode = EventCodes.maxCode(type: UInt16(type)) else {
+                throw LineError("unknown event type \(hex4(type)) in a 'B:' line: expected a type the kernel defines")
+            }
+            if Int(type) != maskType {
+                maskType = Int(type)
+                maskOffset = 0
+            }
+            while !c.atEndOrComment() {
+                guard let byte = c.hex(maxDigits: 2) else { throw LineError("expected event bitmask bytes in hex in the 'B:' line, found \(found(c))") }
+                for bit in 0..<8 where byte & (1 << bit) != 0 {
+                    let code = maskOffset * 8 + bit
+                    // evemu pads masks to whole lines; bits past the kernel's maximum are noise.
+                    if code <= Int(maxCode) { codes[UInt16(type), default: []].append(UInt16(code)) }
+                }
+                maskOffset += 1
+                if maskOffset > 128 { throw LineError("too many bitmask bytes for type \(hex4(type)): expected at most 128") }
+            }
+        case UInt8(ascii: "A"):
+            guard let code = c.hex(maxDigits: 2) else { throw LineError("expected 'A: code min max fuzz flat [resolution]' with the axis code in hex, found \(found(c))") }
+            guard code <= UInt64(EventCodes.ABS_MAX) else { throw LineError("axis code \(hex4(code)) in an 'A:' line is out of range: expected at most 0x003f") }
+            var values: [Int32] = []
+            while !c.atEndOrComment() {
+                guard let v = c.signedDecimal(), let v32 = Int32(exactly: v) else {
+                    throw LineError("expected 'A: code min max fuzz flat [resolution]' with decimal numbers, found \(found(c))")
+                }
+                values.append(v32)
+            }
+            guard values.count == 4 || values.count == 5 else {
+                throw LineError("expected 'A: code min max fuzz flat [resolution]': 4 or 5 decimal numbers after the code, found \(values.count)")
+            }
+            absinfo[UInt16(code)] = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values.count == 5 ? values[4] : 0)
+            maskType = -1
+        default:
+            // L: and S: (LED and switch state) say nothing a touch pipeline needs.
+            maskType = -1
+        }
+        sawHeader = true
+    }
+}
+
+/// What the cursor is looking at, for messages: "'zz'" or "the end of the line".
+func found(_ c: ByteCursor) -> String {
+    var k = c.index
+    while k < c.bytes.count && c.bytes[k].isSpaceOrTab { k += 1 }
+    guard k < c.bytes.count else { return "the end of the line" }
+    var e = k
+    while e < c.bytes.count && !c.bytes[e].isSpaceOrTab { e += 1 }
+    return quoted(UnsafeBufferPointer(rebasing: c.bytes[k..<e]), limit: 24)
+}
+
+/// Whether a line is an evemu line ("X:" with X one of the evemu letters).
+@inline(__always) func evemuKind(_ line: UnsafeBufferPointer<UInt8>) -> UInt8? {
+    guard line.count >= 2, line[1] == UInt8(ascii: ":") else { return nil }
+    switch line[0] {
+    case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"), UInt8(ascii: "A"),
+         UInt8(ascii: "L"), UInt8(ascii: "S"), UInt8(ascii: "E"):
+        return line[0]
+    default:
+        return nil
+    }
+}
+
+/// Parses `E: sec.usec type code value [# comment]`. The hot path of the evemu reader.
+@inline(__always)
+func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> InputEvent {
+    var c = ByteCursor(line, at: 2)
+    c.skipSpaces()
+    guard let sec = c.unsignedDecimal(), c.take(UInt8(ascii: ".")) else {
+        throw LineError("expected an event line 'E: sec.usec type code value' starting with a time 'sec.usec', found \(found(c))")
+    }
+    // evemu reads the fraction with "%06u": up to six digits, an integer count of microseconds.
+    guard let usec = c.unsignedDecimal(maxDigits: 6) else {
+        throw LineError("expected up to 6 digits of microseconds after the '.' of the time, found \(found(c))")
+    }
+    guard c.peek?.isSpaceOrTab == true else { throw LineError("expected a space after the time, found \(found(c))") }
+    c.skipSpaces()
+    var field = c.index
+    guard let type = c.hex(maxDigits: 4), c.atEnd || c.peek!.isSpaceOrTab else {
+        c.index = field
+        throw LineError("expected a hexadecimal event type after the time, found \(found(c))")
+    }
+    c.skipSpaces()
+    field = c.index
+    guard let code = c.hex(maxDigits: 4), c.atEnd || c.peek!.isSpaceOrTab else {
+        c.index = field
+        throw LineError("expected a hexadecimal event code after the type, found \(found(c))")
+    }
+    c.skipSpaces()
+    field = c.index
+    guard let value = c.signedDecimal(), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
+        c.index = field
+        throw LineError("expected a decimal event value after the code, found \(found(c))")
+    }
+    guard let value32 = Int32(exactly: value) else {
+        throw LineError("event value \(value) does not fit in 32 bits")
+    }
+    guard c.atEndOrComment() else {
+        throw LineError("unexpected \(found(c)) after the event value: expected the end of the line or a '#' comment")
+    }
+    try validateEvent(type: type, code: code)
+    return InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: UInt16(type), code: UInt16(code), value: value32)
+}

@@ -1,0 +1,282 @@
+import TouchlineCore
+
+// `libinput record` YAML, version 1, read without a YAML library: the header is a small
+// indentation-driven key/value walk that knows the keys libinput writes and skips the rest,
+// and event rows `- [sec, usec, type, code, value] # comment` have a hand-written scanner.
+// With several devices, libinput record writes each device's events under that device, so
+// device N+1's header comes after device N's events.
+
+/// One YAML line split into indentation, list dash, key and value (ranges into the line).
+struct YAMLLine {
+    var indent: Int
+    /// Whether the line starts a list item ("- ").
+    var isItem: Bool
+    /// Where the content (after the dash) starts.
+    var contentIndent: Int
+    var key: Range<Int>?
+    /// The value after "key:" or the scalar after "- ", comments and trailing spaces removed.
+    var value: Range<Int>
+
+    /// nil for blank and comment-only lines.
+    static func split(_ l: UnsafeBufferPointer<UInt8>) -> YAMLLine? {
+        var i = 0
+        while i < l.count && l[i] == 0x20 { i += 1 }
+        guard i < l.count, l[i] != UInt8(ascii: "#") else { return nil }
+        let indent = i
+        var isItem = false
+        if l[i] == UInt8(ascii: "-") && (i + 1 == l.count || l[i + 1] == 0x20) {
+            isItem = true
+            i += 1
+            while i < l.count && l[i] == 0x20 { i += 1 }
+        }
+        let content = i
+        // The value ends at a comment outside quotes.
+        var end = l.count
+        var inQuotes = false
+        var k = content
+        while k < l.count {
+            let b = l[k]
+            if b == UInt8(ascii: "\"") { inQuotes.toggle() }
+            else if b == UInt8(ascii: "\\") && inQuotes { k += 1 }
+            else if b == UInt8(ascii: "#") && !inQuotes && (k == content || l[k - 1].isSpaceOrTab) { end = k; break }
+            k += 1
+        }
+        while end > content && l[end - 1].isSpaceOrTab { end -= 1 }
+        // A key is a plain word followed by ':' and a space or the end.
+        var key: Range<Int>?
+        var valueStart = content
+        if content < end && l[content] != UInt8(ascii: "[") && l[content] != UInt8(ascii: "\"") {
+            var j = content
+            while j < end && l[j] != UInt8(ascii: ":") && !l[j].isSpaceOrTab { j += 1 }
+            if j < end && l[j] == UInt8(ascii: ":") && (j + 1 == end || l[j + 1] == 0x20) && j > content {
+                key = content..<j
+                valueStart = j + 1
+                while valueStart < end && l[valueStart] == 0x20 { valueStart += 1 }
+            }
+        }
+        if isItem && content == end { return YAMLLine(indent: indent, isItem: true, contentIndent: content, key: nil, value: end..<end) }
+        if !isItem && key == nil && content == end { return nil }
+        return YAMLLine(indent: indent, isItem: isItem, contentIndent: content, key: key, value: valueStart..<end)
+    }
+}
+
+/// Whether a line looks like the start of a libinput record file.
+func looksLikeLibinputRecord(_ l: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let y = YAMLLine.split(l), y.indent == 0, !y.isItem, let key = y.key else { return false }
+    for b in l[key] where !(b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) && b != UInt8(ascii: "_") { return false }
+    return true
+}
+
+/// A flow list of integers: "[0, 2776, 0, 0, 0]".
+func parseIntList(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: String) throws(LineError) -> [Int64] {
+    var c = ByteCursor(UnsafeBufferPointer(rebasing: l[..<range.upperBound]), at: range.lowerBound)
+    guard c.take(UInt8(ascii: "[")) else { throw LineError("expected \(what) as a list '[a, b, ...]', found \(found(c))") }
+    var values: [Int64] = []
+    c.skipSpaces()
+    if c.take(UInt8(ascii: "]")) { return values }
+    while true {
+        c.skipSpaces()
+        guard let v = c.signedDecimal() else { throw LineError("expected a decimal number in \(what), found \(found(c))") }
+        values.append(v)
+        c.skipSpaces()
+        if c.take(UInt8(ascii: ",")) { continue }
+        if c.take(UInt8(ascii: "]")) { break }
+        throw LineError("expected ',' or ']' in \(what), found \(found(c))")
+    }
+    c.skipSpaces()
+    guard c.atEnd else { throw LineError("unexpected \(found(c)) after the list in \(what)") }
+    return values
+}
+
+/// A scalar value, unquoted.
+func scalarText(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+    var r = range
+    if r.count >= 2 && l[r.lowerBound] == UInt8(ascii: "\"") && l[r.upperBound - 1] == UInt8(ascii: "\"") {
+        r = (r.lowerBound + 1)..<(r.upperBound - 1)
+        var out: [UInt8] = []
+        out.reserveCapacity(r.count)
+        var k = r.lowerBound
+        while k < r.upperBound {
+            if l[k] == UInt8(ascii: "\\") && k + 1 < r.upperBound {
+                k += 1
+                switch l[k] {
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                default: out.append(l[k])
+                }
+            } else {
+                out.append(l[k])
+            }
+            k += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+    return String(decoding: UnsafeBufferPointer(rebasing: l[r]), as: UTF8.self)
+}
+
+/// Parses an event row `- [sec, usec, type, code, value] # comment` whose '-' is at `dash`.
+/// The hot path of the libinput record reader.
+@inline(__always)
+func parseLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) throws(LineError) -> InputEvent {
+    var c = ByteCursor(l, at: dash + 1)
+    c.skipSpaces()
+    guard c.take(UInt8(ascii: "[")) else {
+        throw LineError("expected an event row '- [sec, usec, type, code, value]', found \(quoted(UnsafeBufferPointer(rebasing: l[dash...])))")
+    }
+    var fields: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+    for n in 0..<5 {
+        c.skipSpaces()
+        guard let v = c.signedDecimal() else {
+            throw LineError("expected an event row '- [sec, usec, type, code, value]' with 5 decimal numbers, but number \(n + 1) is \(found(c))")
+        }
+        switch n {
+        case 0: fields.0 = v
+        case 1: fields.1 = v
+        case 2: fields.2 = v
+        case 3: fields.3 = v
+        default: fields.4 = v
+        }
+        c.skipSpaces()
+        if n < 4 {
+            guard c.take(UInt8(ascii: ",")) else {
+                throw LineError("expected an event row '- [sec, usec, type, code, value]' with 5 numbers, but after number \(n + 1) found \(found(c)) instead of ','")
+            }
+        } else {
+            guard c.take(UInt8(ascii: "]")) else {
+                throw LineError("expected ']' after the 5 numbers of the event row, found \(found(c))")
+            }
+        }
+    }
+    guard c.atEndOrComment() else { throw LineError("unexpected \(found(c)) after the event row: expected the end of the line or a '#' comment") }
+    let (sec, usec, type, code, value) = fields
+    guard sec >= 0, usec >= 0, usec < 1_000_000 else {
+        throw LineError("expected a time of non-negative seconds and 0 to 999999 microseconds, found \(sec) s \(usec) µs")
+    }
+    guard type >= 0, code >= 0 else { throw LineError("expected a non-negative event type and code, found type \(type) code \(code)") }
+    try validateEvent(type: UInt64(type), code: UInt64(code))
+    guard let value32 = Int32(exactly: value) else { throw LineError("event value \(value) does not fit in 32 bits") }
+    return InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: UInt16(type), code: UInt16(code), value: value32)
+}
+
+/// The header walk: a stack of (indent, key) gives each line its path, such as
+/// devices/evdev/absinfo/53.
+struct LibinputHeaderParser {
+    enum Key: Equatable {
+        case devices, evdev, udev, events, codes, absinfo, properties, other
+        case number(Int64)
+    }
+
+    private var stack: [(indent: Int, key: Key)] = []
+    var devices: [DeviceDescription] = []
+    var sawVersion = false
+
+    /// Classifies a key without building a String for the common ones.
+    private static func key(_ l: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Key {
+        let b = UnsafeBufferPointer(rebasing: l[r])
+        if let first = b.first, first.isDigit {
+            var c = ByteCursor(b)
+            if let v = c.unsignedDecimal(), c.atEnd { return .number(v) }
+        }
+        switch String(decoding: b, as: UTF8.self) {
+        case "devices": return .devices
+        case "evdev": return .evdev
+        case "udev": return .udev
+        case "events": return .events
+        case "codes": return .codes
+        case "absinfo": return .absinfo
+        case "properties": return .properties
+        default: return .other
+        }
+    }
+
+    /// What a line opened, for the reader's state.
+    enum Outcome { case header, eventsKey(indent: Int) }
+
+    mutating func apply(_ l: UnsafeBufferPointer<UInt8>, _ y: YAMLLine) throws(LineError) -> Outcome {
+        if y.isItem {
+            while let top = stack.last, top.indent > y.indent { stack.removeLast() }
+            let parent = stack.map(\.key)
+            if parent == [.devices] {
+                devices.append(DeviceDescription(name: ""))
+            } else if parent == [.devices, .udev, .properties], y.key == nil, !devices.isEmpty {
+                let text = scalarText(l, y.value)
+                if let eq = text.firstIndex(of: "=") {
+                    devices[devices.count - 1].udevProperties[String(text[..<eq])] = String(text[text.index(after: eq)...])
+                }
+            }
+            if let key = y.key {
+                stack.append((y.contentIndent, Self.key(l, key)))
+                return try keyValue(l, y, key: key)
+            }
+            return .header
+        }
+        guard let key = y.key else {
+            throw LineError("expected 'key: value' or a '- ' list item in the libinput record header, found \(quoted(l))")
+        }
+        while let top = stack.last, top.indent >= y.indent { stack.removeLast() }
+        stack.append((y.indent, Self.key(l, key)))
+        return try keyValue(l, y, key: key)
+    }
+
+    private mutating func keyValue(_ l: UnsafeBufferPointer<UInt8>, _ y: YAMLLine, key: Range<Int>) throws(LineError) -> Outcome {
+        let path = stack.map(\.key)
+        if path.count == 1 {
+            if String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self) == "version" {
+                var c = ByteCursor(UnsafeBufferPointer(rebasing: l[..<y.value.upperBound]), at: y.value.lowerBound)
+                guard let v = c.unsignedDecimal(), c.atEnd else { throw LineError("expected 'version: 1', found \(quoted(l))") }
+                guard v == 1 else { throw LineError("unsupported libinput record version \(v): expected version 1") }
+                sawVersion = true
+            }
+            return .header
+        }
+        guard path.first == .devices, !devices.isEmpty else { return .header }
+        let d = devices.count - 1
+        switch path.dropFirst().first {
+        case .events? where path.count == 2:
+            return .eventsKey(indent: stack.last!.indent)
+        case .evdev? where path.count == 3:
+            let name = String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self)
+            switch name {
+            case "name":
+                devices[d].name = scalarText(l, y.value)
+            case "id":
+                let ids = try parseIntList(l, y.value, what: "the device id [bus, vendor, product, version]")
+                guard ids.count == 4, ids.allSatisfy({ $0 >= 0 && $0 <= 0xFFFF }) else {
+                    throw LineError("expected the device id as [bus, vendor, product, version], 4 numbers from 0 to 65535")
+                }
+                devices[d].bus = UInt16(ids[0]); devices[d].vendor = UInt16(ids[1])
+                devices[d].product = UInt16(ids[2]); devices[d].version = UInt16(ids[3])
+            case "properties":
+                let props = try parseIntList(l, y.value, what: "the input properties")
+                guard props.allSatisfy({ $0 >= 0 && $0 < 0x20 }) else { throw LineError("expected input property numbers from 0 to 31") }
+                devices[d].properties = Array(Set(props.map { UInt16($0) })).sorted()
+            default:
+                break
+            }
+        case .evdev? where path.count == 4:
+            guard case .number(let n) = path[3] else { break }
+            if path[2] == .codes {
+                guard n <= Int64(EventCodes.EV_MAX) else { throw LineError("event type \(n) in 'codes:' is out of range: expected at most 31") }
+                let codes = try parseIntList(l, y.value, what: "the codes of type \(n)")
+                guard codes.allSatisfy({ $0 >= 0 && $0 <= 0xFFFF }) else { throw LineError("expected event codes from 0 to 65535 for type \(n)") }
+                devices[d].codes[UInt16(n)] = Array(Set(codes.map { UInt16($0) })).sorted()
+            } else if path[2] == .absinfo {
+                guard n <= Int64(EventCodes.ABS_MAX) else { throw LineError("axis code \(n) in 'absinfo:' is out of range: expected at most 63") }
+                let v = try parseIntList(l, y.value, what: "the absinfo of axis \(n) [min, max, fuzz, flat, resolution]")
+                guard v.count == 5, let a = Int32(exactly: v[0]), let b = Int32(exactly: v[1]), let f = Int32(exactly: v[2]),
+                      let fl = Int32(exactly: v[3]), let r = Int32(exactly: v[4]) else {
+                    throw LineError("expected the absinfo of axis \(n) as [min, max, fuzz, flat, resolution], 5 numbers that fit in 32 bits")
+                }
+                devices[d].absinfo[UInt16(n)] = AbsInfo(minimum: a, maximum: b, fuzz: f, flat: fl, resolution: r)
+            }
+        default:
+            break
+        }
+        return .header
+    }
+
+    /// Drops the path down to the top level, as when the events list ends.
+    mutating func leaveEvents() {
+        while let top = stack.last, top.key != .devices { stack.removeLast() }
+    }
+}

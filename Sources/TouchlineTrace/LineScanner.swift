@@ -1,0 +1,280 @@
+import TouchlineCore
+
+// Lines out of a ByteSource with memory bounded by the longest allowed line: a 100 MB trace
+// streams through one fixed buffer, and a binary file without newlines ends in an error
+// instead of an ever-growing buffer.
+
+/// Splits a byte source into lines, tracking 1-based line numbers. `\n` and `\r\n` both end a
+/// line; the last line may lack its newline.
+struct LineScanner {
+    private var source: any ByteSource
+    let fileName: String
+    let maxLineLength: Int
+    /// Fixed size: maxLineLength plus one read chunk, so a partial line never crowds out a read.
+    private(set) var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var searched = 0
+    private var sourceEnded = false
+    /// The number of the current line (0 before the first).
+    private(set) var lineNumber = 0
+    /// The current line's bytes in `buffer`, without its line ending.
+    private(set) var lineStart = 0
+    private(set) var lineEnd = 0
+    /// Whether any byte has been read at all (an empty file is its own error).
+    private(set) var sawBytes = false
+
+    static let chunkSize = 64 * 1024
+
+    init(source: any ByteSource, fileName: String, maxLineLength: Int) {
+        self.source = source
+        self.fileName = fileName
+        self.maxLineLength = max(16, maxLineLength)
+        self.buffer = [UInt8](repeating: 0, count: self.maxLineLength + Self.chunkSize)
+    }
+
+    func error(_ message: String, line: Int? = nil) -> TraceError {
+        TraceError(file: fileName, line: line ?? max(1, lineNumber), message: message)
+    }
+
+    /// Moves to the next line; false at the end of the source.
+    mutating func nextLine() throws(TraceError) -> Bool {
+        while true {
+            let newline = buffer.withUnsafeBufferPointer { findNewline($0, from: searched, to: end) }
+            if newline >= 0 {
+                var lineEnd = newline
+                if lineEnd > start && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                self.lineStart = start
+                self.lineEnd = lineEnd
+                start = newline + 1
+                searched = start
+                lineNumber += 1
+                if lineEnd - lineStart > maxLineLength { throw tooLong() }
+                return true
+            }
+            searched = end
+            if end - start > maxLineLength { throw tooLong() }
+            if sourceEnded {
+                guard start < end else { return false }
+                var lineEnd = end
+                if buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                self.lineStart = start
+                self.lineEnd = lineEnd
+                start = end
+                searched = end
+                lineNumber += 1
+                return true
+            }
+            try fill()
+        }
+    }
+
+    private func tooLong() -> TraceError {
+        error("a line longer than \(maxLineLength) bytes: expected a text trace with lines (is this a binary file?)", line: lineNumber + 1)
+    }
+
+    private mutating func fill() throws(TraceError) {
+        if buffer.count - end < Self.chunkSize {
+            // Keep the partial line, drop what is consumed.
+            let pending = end - start
+            if pending > 0 {
+                buffer.withUnsafeMutableBufferPointer { b in
+                    let base = b.baseAddress!
+                    (base).update(from: base + start, count: pending)
+                }
+            }
+            searched -= start
+            start = 0
+            end = pending
+        }
+        let free = buffer.count - end
+        let got: Int
+        do {
+            got = try buffer.withUnsafeMutableBytes { raw in
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end..<end + free]))
+            }
+        } catch {
+            throw self.error("could not read: \(error)", line: lineNumber + 1)
+        }
+        if got <= 0 {
+            sourceEnded = true
+        } else {
+            end += min(got, free)
+            sawBytes = true
+        }
+    }
+
+    /// Runs `body` on the current line's bytes.
+    @inline(__always)
+    func withLine<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        let s = lineStart, e = lineEnd
+        return try buffer.withUnsafeBufferPointer { (b) throws(E) -> R in
+            try body(UnsafeBufferPointer(rebasing: b[s..<e]))
+        }
+    }
+
+    /// The current line as text, for header values and messages.
+    var lineText: String { withLine { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// The index of the first `\n` in b[from..<to], or -1. Scans a word at a time: the hot path of
+/// every reader is finding line ends.
+@inline(__always)
+func findNewline(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+    guard let base = b.baseAddress else { return -1 }
+    var i = from
+    let raw = UnsafeRawPointer(base)
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+    while i + 8 <= to {
+        let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+        let zero = (word &- ones) & ~word & highs
+        if zero != 0 { return i + (zero.trailingZeroBitCount >> 3) }
+        i += 8
+    }
+    while i < to {
+        if base[i] == 0x0A { return i }
+        i += 1
+    }
+    return -1
+}
+
+// MARK: - Byte-level field parsing shared by the readers
+
+extension UInt8 {
+    @inline(__always) var isSpaceOrTab: Bool { self == 0x20 || self == 0x09 }
+    @inline(__always) var isDigit: Bool { self &- 0x30 < 10 }
+}
+
+/// A read position in one line. Parsing never allocates unless it fails.
+struct ByteCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
+
+    @inline(__always) init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    @inline(__always) var atEnd: Bool { index >= bytes.count }
+    @inline(__always) var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    @inline(__always) mutating func skipSpaces() {
+        while index < bytes.count && bytes[index].isSpaceOrTab { index += 1 }
+    }
+
+    /// Consumes `byte` if it is next.
+    @inline(__always) mutating func take(_ byte: UInt8) -> Bool {
+        if index < bytes.count && bytes[index] == byte { index += 1; return true }
+        return false
+    }
+
+    /// Consumes `prefix` if the bytes start with it.
+    mutating func take(_ prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard bytes.count - index >= n else { return false }
+        let p = prefix.utf8Start
+        for k in 0..<n where bytes[index + k] != p[k] { return false }
+        index += n
+        return true
+    }
+
+    /// An unsigned decimal of 1 to `maxDigits` digits.
+    @inline(__always) mutating func unsignedDecimal(maxDigits: Int = 18) -> Int64? {
+        var value: Int64 = 0
+        let first = index
+        while index < bytes.count {
+            let d = bytes[index] &- 0x30
+            if d >= 10 { break }
+            value = value &* 10 &+ Int64(d)
+            index += 1
+        }
+        let n = index - first
+        return n == 0 || n > maxDigits ? nil : value
+    }
+
+    /// A decimal with an optional sign.
+    @inline(__always) mutating func signedDecimal() -> Int64? {
+        var negative = false
+        if index < bytes.count {
+            if bytes[index] == 0x2D { negative = true; index += 1 }
+            else if bytes[index] == 0x2B { index += 1 }
+        }
+        guard let v = unsignedDecimal() else { return nil }
+        return negative ? -v : v
+    }
+
+    /// A hexadecimal of 1 to `maxDigits` digits, with an optional `0x`.
+    @inline(__always) mutating func hex(maxDigits: Int = 16) -> UInt64? {
+        if index + 1 < bytes.count && bytes[index] == 0x30 && (bytes[index + 1] | 0x20) == 0x78
+            && index + 2 < bytes.count && hexValue(bytes[index + 2]) != nil {
+            index += 2
+        }
+        var value: UInt64 = 0
+        let first = index
+        while index < bytes.count, let d = hexValue(bytes[index]) {
+            value = value &<< 4 | UInt64(d)
+            index += 1
+        }
+        let n = index - first
+        return n == 0 || n > maxDigits ? nil : value
+    }
+
+    /// Whether the rest is only spaces, optionally followed by a `#` comment.
+    mutating func atEndOrComment() -> Bool {
+        skipSpaces()
+        return atEnd || bytes[index] == 0x23
+    }
+
+    /// The next run of non-space bytes.
+    mutating func token() -> Range<Int> {
+        let first = index
+        while index < bytes.count && !bytes[index].isSpaceOrTab { index += 1 }
+        return first..<index
+    }
+
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+
+    var rest: String { text(min(index, bytes.count)..<bytes.count) }
+}
+
+@inline(__always) func hexValue(_ c: UInt8) -> UInt8? {
+    let d = c &- 0x30
+    if d < 10 { return d }
+    let l = (c | 0x20) &- 0x61
+    if l < 6 { return l + 10 }
+    return nil
+}
+
+/// "0x0003", as messages print types and codes.
+func hex4(_ value: some BinaryInteger) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var v = UInt64(truncatingIfNeeded: value)
+    var out: [UInt8] = []
+    repeat { out.append(digits[Int(v & 15)]); v >>= 4 } while v != 0
+    while out.count < 4 { out.append(0x30) }
+    return "0x" + String(decoding: out.reversed(), as: UTF8.self)
+}
+
+/// A line quoted for an error message, shortened and with control bytes shown as `?`.
+func quoted(_ line: UnsafeBufferPointer<UInt8>, limit: Int = 60) -> String {
+    var bytes = Array(line.prefix(limit))
+    for i in bytes.indices where bytes[i] < 0x20 || bytes[i] == 0x7F { bytes[i] = 0x3F }
+    let text = String(decoding: bytes, as: UTF8.self)
+    return "'" + text + (line.count > limit ? "…'" : "'")
+}
+
+/// Checks a type and code against the kernel's tables, as every reader does for every event.
+@inline(__always)
+func validateEvent(type: UInt64, code: UInt64) throws(LineError) {
+    guard type <= UInt64(UInt16.max), let maxCode = EventCodes.maxCode(type: UInt16(type)) else {
+        throw LineError("unknown event type \(hex4(type)): expected a type the kernel defines (EV_SYN, EV_KEY, EV_ABS, ...)")
+    }
+    guard code <= UInt64(maxCode) else {
+        let name = EventCodes.typeName(UInt16(type)) ?? hex4(type)
+        throw LineError("event code \(hex4(code)) is out of range for \(name): expected at most \(hex4(maxCode))")
+    }
+}

@@ -1,2 +1,0 @@
-// TouchlineTrace: filled by its issue.
-import TouchlineCore

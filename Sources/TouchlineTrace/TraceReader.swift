@@ -1,0 +1,345 @@
+import TouchlineCore
+
+/// How to read a trace whose content does not say everything.
+public struct TraceReaderOptions: Sendable {
+    /// The device of a header-less evemu `.events` file (read its `.desc` with
+    /// `TraceReader.readDescription`). A file with its own header ignores this.
+    public var description: DeviceDescription?
+    /// The devices of a getevent trace, from `TraceReader.inferGeteventDevices` (a first pass
+    /// over the same file). Without them the reader describes the devices from `getevent`
+    /// alone: its name and ranges, and no inferred ranges.
+    public var geteventDevices: [DeviceDescription]?
+    /// Name and axis ranges for getevent traces, which carry none.
+    public var getevent: GeteventOptions
+    /// The longest line accepted; a longer one (a binary file, say) is an error.
+    public var maxLineLength: Int
+
+    public init(
+        description: DeviceDescription? = nil, geteventDevices: [DeviceDescription]? = nil,
+        getevent: GeteventOptions = GeteventOptions(), maxLineLength: Int = 64 * 1024
+    ) {
+        self.description = description
+        self.geteventDevices = geteventDevices
+        self.getevent = getevent
+        self.maxLineLength = maxLineLength
+    }
+}
+
+/// Reads a trace one event at a time, with memory bounded by the longest line. The format is
+/// detected from the content; the header is read by `init`, so `devices` is known before the
+/// first event (for libinput record files with several devices, each later device is added
+/// when its header is reached, which is before any of its events).
+///
+///     var reader = try TraceReader(source: BytesSource(bytes), fileName: "t.yml")
+///     while let e = try reader.next() { ... }
+///
+/// A bad line throws a `TraceError` naming the file and line; every event before it has been
+/// returned, and calling `next()` again after an error returns nil.
+public struct TraceReader {
+    public let format: TraceFormat
+    public private(set) var devices: [DeviceDescription]
+    /// Events returned so far.
+    public private(set) var eventCount = 0
+    public var fileName: String { scanner.fileName }
+    /// The line of the last event returned (or of the error thrown).
+    public var lineNumber: Int { scanner.lineNumber }
+
+    private var scanner: LineScanner
+    private var pending: TraceEvent?
+    private var failed = false
+    // getevent
+    private var geteventNames = GeteventNames()
+    private var geteventPaths: [[UInt8]] = []
+    private var geteventOptions: GeteventOptions
+    private var geteventPrescanned = false
+    // libinput record
+    private var header = LibinputHeaderParser()
+    private var eventsKeyIndent = -1
+    private var eventsItemIndent = -1
+    private var inEvdevItem = false
+
+    public init(source: some ByteSource, fileName: String, options: TraceReaderOptions = TraceReaderOptions()) throws(TraceError) {
+        scanner = LineScanner(source: source, fileName: fileName, maxLineLength: options.maxLineLength)
+        geteventOptions = options.getevent
+        devices = []
+        // Detection: the first line that is neither blank nor a '#' comment decides.
+        var detected: TraceFormat?
+        while try scanner.nextLine() {
+            let kind: Int = scanner.withLine { l in
+                var i = 0
+                while i < l.count && l[i].isSpaceOrTab { i += 1 }
+                if i == l.count || l[i] == UInt8(ascii: "#") { return 0 }
+                for b in l where (b < 0x20 && b != 0x09) || b == 0x7F { return -1 }
+                if evemuKind(l) != nil { return 1 }
+                if looksLikeGetevent(l) { return 2 }
+                if looksLikeLibinputRecord(l) { return 3 }
+                return -2
+            }
+            switch kind {
+            case 0: continue
+            case 1: detected = .evemu
+            case 2: detected = .getevent
+            case 3: detected = .libinputRecord
+            case -1: throw scanner.error("binary data: expected a text trace (evemu, libinput record YAML or getevent -lt)")
+            default:
+                let line = scanner.withLine { quoted($0) }
+                throw scanner.error("not a trace Touchline can read: expected an evemu line ('N:', 'E:', ...), a libinput record line ('version: 1') or a getevent -lt line ('[ sec.usec] EV_ABS ...'), found \(line)")
+            }
+            break
+        }
+        guard let detected else {
+            if !scanner.sawBytes { throw scanner.error("empty file: expected an evemu, libinput record or getevent -lt trace", line: 1) }
+            throw scanner.error("no trace: only blank and comment lines; expected an evemu, libinput record or getevent -lt trace")
+        }
+        format = detected
+        switch detected {
+        case .evemu: try startEvemu(options)
+        case .getevent: try startGetevent(options)
+        case .libinputRecord: try startLibinputRecord()
+        }
+    }
+
+    /// The next event, or nil at the end of the trace.
+    public mutating func next() throws(TraceError) -> TraceEvent? {
+        if let event = pending {
+            pending = nil
+            eventCount += 1
+            return event
+        }
+        if failed { return nil }
+        do {
+            let event: TraceEvent?
+            switch format {
+            case .evemu: event = try nextEvemu()
+            case .getevent: event = try nextGetevent()
+            case .libinputRecord: event = try nextLibinputRecord()
+            }
+            if event != nil { eventCount += 1 }
+            return event
+        } catch {
+            failed = true
+            throw error
+        }
+    }
+
+    private func noEvents(_ expected: String) -> TraceError {
+        scanner.error("no events: \(expected)")
+    }
+
+    // MARK: evemu
+
+    private mutating func startEvemu(_ options: TraceReaderOptions) throws(TraceError) {
+        var builder = EvemuHeaderBuilder()
+        // The detecting line is the current one: process it, then continue to the first event.
+        repeat {
+            let event: InputEvent? = try lineOrError { l throws(LineError) -> InputEvent? in
+                if isBlankOrComment(l) { return nil }
+                guard let kind = evemuKind(l) else { throw LineError(unknownEvemuLine(l)) }
+                if kind == UInt8(ascii: "E") { return try parseEvemuEvent(l) }
+                try builder.apply(l)
+                return nil
+            }
+            if let event {
+                if builder.sawHeader {
+                    devices = [builder.description]
+                } else if let description = options.description {
+                    devices = [description]
+                } else {
+                    throw scanner.error("event lines without a device description: this is a header-less evemu .events file; give its .desc file (--desc FILE, or NAME.desc beside it)")
+                }
+                pending = TraceEvent(device: 0, event: event)
+                return
+            }
+        } while try scanner.nextLine()
+        throw noEvents("the file ends after its header; expected 'E: sec.usec type code value' event lines")
+    }
+
+    @inline(__always)
+    private mutating func nextEvemu() throws(TraceError) -> TraceEvent? {
+        while try scanner.nextLine() {
+            let event: InputEvent? = try lineOrError { l throws(LineError) -> InputEvent? in
+                if l.count >= 2 && l[0] == UInt8(ascii: "E") && l[1] == UInt8(ascii: ":") { return try parseEvemuEvent(l) }
+                if isBlankOrComment(l) { return nil }
+                if evemuKind(l) != nil {
+                    throw LineError("expected an event line 'E: sec.usec type code value', found a header line after the events")
+                }
+                throw LineError(unknownEvemuLine(l))
+            }
+            if let event { return TraceEvent(device: 0, event: event) }
+        }
+        return nil
+    }
+
+    // MARK: getevent
+
+    private mutating func startGetevent(_ options: TraceReaderOptions) throws(TraceError) {
+        if let known = options.geteventDevices {
+            devices = known
+            geteventPrescanned = true
+        }
+        repeat {
+            if let event = try geteventLine() {
+                if devices.isEmpty { devices = [GeteventDeviceFacts().description(options: geteventOptions)] }
+                pending = event
+                return
+            }
+        } while try scanner.nextLine()
+        throw noEvents("expected event lines such as '[   12.345678] EV_ABS       ABS_MT_POSITION_X    0000002b'")
+    }
+
+    private mutating func nextGetevent() throws(TraceError) -> TraceEvent? {
+        while try scanner.nextLine() {
+            if let event = try geteventLine() { return event }
+        }
+        return nil
+    }
+
+    private mutating func geteventLine() throws(TraceError) -> TraceEvent? {
+        var names = geteventNames
+        defer { geteventNames = names }
+        var pathBytes: [UInt8]?
+        let line: GeteventLine = try lineOrError { l throws(LineError) -> GeteventLine in
+            let line = try parseGeteventLine(l, names: &names)
+            switch line {
+            case .event(let row): if let p = row.path { pathBytes = Array(l[p]) }
+            case .addDevice(let p): pathBytes = Array(l[p])
+            case .name(let r): pathBytes = Array(l[r])
+            default: break
+            }
+            return line
+        }
+        switch line {
+        case .blank, .info:
+            return nil
+        case .addDevice:
+            _ = deviceIndex(path: pathBytes!)
+            return nil
+        case .name:
+            // The pre-scan already named the devices; without it, the name is still worth having.
+            if !geteventPrescanned, geteventOptions.name == nil, let last = geteventPaths.indices.last, last < devices.count {
+                devices[last].name = String(decoding: pathBytes!, as: UTF8.self)
+            }
+            return nil
+        case .event(let row):
+            let device = pathBytes.map { deviceIndex(path: $0) } ?? 0
+            return TraceEvent(device: device, event: row.event)
+        }
+    }
+
+    /// The index of a device path, adding a device the first time it appears (the pre-scan
+    /// numbers devices by the same rule).
+    private mutating func deviceIndex(path: [UInt8]) -> Int {
+        if let i = geteventPaths.firstIndex(of: path) { return i }
+        geteventPaths.append(path)
+        let index = geteventPaths.count - 1
+        while devices.count <= index {
+            var d = GeteventDeviceFacts().description(options: geteventOptions)
+            if geteventOptions.name == nil { d.name = String(decoding: path, as: UTF8.self) }
+            devices.append(d)
+        }
+        return index
+    }
+
+    // MARK: libinput record
+
+    private mutating func startLibinputRecord() throws(TraceError) {
+        repeat {
+            if let event = try libinputLine() {
+                pending = event
+                return
+            }
+        } while try scanner.nextLine()
+        if !header.sawVersion && header.devices.isEmpty {
+            throw scanner.error("not a libinput record file: expected 'version: 1' and a 'devices:' list")
+        }
+        throw noEvents("expected an 'events:' list of '- evdev:' blocks with rows '- [sec, usec, type, code, value]'")
+    }
+
+    private mutating func nextLibinputRecord() throws(TraceError) -> TraceEvent? {
+        while try scanner.nextLine() {
+            if let event = try libinputLine() { return event }
+        }
+        return nil
+    }
+
+    /// One line of a libinput record file: an event row (returned), or header and structure.
+    @inline(__always)
+    private mutating func libinputLine() throws(TraceError) -> TraceEvent? {
+        if eventsKeyIndent >= 0 {
+            // Inside an events list: rows first, the hot path.
+            let itemIndent = eventsItemIndent, inEvdev = inEvdevItem
+            enum Step { case skip, event(InputEvent), newItem(isEvdev: Bool, indent: Int), leave }
+            let keyIndent = eventsKeyIndent
+            let step: Step = try lineOrError { l throws(LineError) -> Step in
+                var i = 0
+                while i < l.count && l[i] == 0x20 { i += 1 }
+                if i == l.count || l[i] == UInt8(ascii: "#") { return .skip }
+                let isDash = l[i] == UInt8(ascii: "-") && (i + 1 == l.count || l[i + 1] == 0x20)
+                if itemIndent >= 0 && i > itemIndent {
+                    if isDash && inEvdev { return .event(try parseLibinputRow(l, dash: i)) }
+                    if inEvdev { throw LineError("expected an event row '- [sec, usec, type, code, value]' in the evdev block, found \(quoted(l))") }
+                    return .skip
+                }
+                if isDash && i >= keyIndent && (itemIndent < 0 || i == itemIndent) {
+                    guard let y = YAMLLine.split(l), let key = y.key else { return .newItem(isEvdev: false, indent: i) }
+                    let isEvdev = key.count == 5 && String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self) == "evdev"
+                    if isEvdev && !y.value.isEmpty {
+                        throw LineError("expected '- evdev:' followed by event rows on the next lines, found a value after 'evdev:'")
+                    }
+                    return .newItem(isEvdev: isEvdev, indent: i)
+                }
+                return .leave
+            }
+            switch step {
+            case .skip:
+                return nil
+            case .event(let e):
+                return TraceEvent(device: header.devices.count - 1, event: e)
+            case .newItem(let isEvdev, let indent):
+                eventsItemIndent = indent
+                inEvdevItem = isEvdev
+                return nil
+            case .leave:
+                eventsKeyIndent = -1
+                eventsItemIndent = -1
+                inEvdevItem = false
+                header.leaveEvents()
+            }
+        }
+        var parser = header
+        let result: LibinputHeaderParser.Outcome? = try lineOrError { l throws(LineError) -> LibinputHeaderParser.Outcome? in
+            guard let y = YAMLLine.split(l) else { return nil }
+            return try parser.apply(l, y)
+        }
+        header = parser
+        devices = header.devices
+        if case .eventsKey(let indent)? = result {
+            eventsKeyIndent = indent
+            eventsItemIndent = -1
+            inEvdevItem = false
+        }
+        return nil
+    }
+
+    // MARK: helpers
+
+    /// Runs a line parser on the current line, turning its error into "FILE:LINE: message".
+    @inline(__always)
+    private func lineOrError<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(LineError) -> R) throws(TraceError) -> R {
+        do {
+            return try scanner.withLine(body)
+        } catch {
+            throw scanner.error(error.message)
+        }
+    }
+}
+
+@inline(__always) func isBlankOrComment(_ l: UnsafeBufferPointer<UInt8>) -> Bool {
+    var i = 0
+    while i < l.count && l[i].isSpaceOrTab { i += 1 }
+    return i == l.count || l[i] == UInt8(ascii: "#")
+}
+
+func unknownEvemuLine(_ l: UnsafeBufferPointer<UInt8>) -> String {
+    "expected an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or a '#' comment), found \(quoted(l))"
+}

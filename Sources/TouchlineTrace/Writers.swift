@@ -1,0 +1,366 @@
+import TouchlineCore
+
+// Writers append text to an internal buffer and hand it to the sink in chunks, so a long
+// conversion streams in bounded memory. Both rebase time so that the first event is at 0, as
+// `libinput record` and evemu-record do.
+
+/// Bytes being assembled before they go to a sink.
+struct OutputBuffer {
+    var bytes: [UInt8] = []
+    static let flushSize = 64 * 1024
+
+    init() { bytes.reserveCapacity(Self.flushSize + 4096) }
+
+    @inline(__always) mutating func append(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+    @inline(__always) mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
+    @inline(__always) mutating func append(_ b: UInt8) { bytes.append(b) }
+
+    /// A decimal, right-aligned in `width` columns (with spaces, or zeros if `zeros`).
+    @inline(__always) mutating func append(_ value: Int64, width: Int = 0, zeros: Bool = false) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var count = 0
+        let negative = value < 0
+        var v = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[31 - count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+                v /= 10
+                count += 1
+            } while v != 0
+        }
+        let used = count + (negative ? 1 : 0)
+        if negative && zeros { bytes.append(UInt8(ascii: "-")) }
+        var pad = width - used
+        while pad > 0 { bytes.append(zeros ? 0x30 : 0x20); pad -= 1 }
+        if negative && !zeros { bytes.append(UInt8(ascii: "-")) }
+        withUnsafeBytes(of: &digits) { d in bytes.append(contentsOf: d[(32 - count)...]) }
+    }
+
+    /// Lower-case hex, zero-padded to `width` digits.
+    mutating func appendHex(_ value: UInt64, width: Int) {
+        let digits: StaticString = "0123456789abcdef"
+        var count = 1
+        while count < 16 && value >> (4 * UInt64(count)) != 0 { count += 1 }
+        var n = max(width, count)
+        while n > 0 {
+            n -= 1
+            let nibble = Int((value >> (4 * UInt64(n))) & 15)
+            bytes.append(digits.utf8Start[nibble])
+        }
+    }
+
+    /// Text in double quotes, with quotes and backslashes escaped.
+    mutating func appendQuoted(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(b)
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    mutating func flush(to sink: inout any ByteSink, force: Bool = false) throws {
+        guard !bytes.isEmpty, force || bytes.count >= Self.flushSize else { return }
+        try sink.write(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Names for row comments, looked up once per (type, code).
+struct CommentNames {
+    private var cache: [UInt32: [UInt8]] = [:]
+
+    mutating func name(type: UInt16, code: UInt16) -> [UInt8] {
+        let key = UInt32(type) << 16 | UInt32(code)
+        if let hit = cache[key] { return hit }
+        let t = EventCodes.typeName(type) ?? "type \(type)"
+        let c = EventCodes.codeName(type: type, code: code) ?? "code \(code)"
+        var text = Array((t + " / " + c).utf8)
+        while text.count < 33 { text.append(0x20) }
+        cache[key] = text
+        return text
+    }
+}
+
+/// The udev properties libinput record would show for a device that came without any (an
+/// evemu or getevent trace), from the device's kind.
+func syntheticUdevProperties(_ d: DeviceDescription) -> [String: String] {
+    guard d.udevProperties.isEmpty else { return d.udevProperties }
+    var props = ["ID_INPUT": "1"]
+    switch d.kind {
+    case .touchscreen: props["ID_INPUT_TOUCHSCREEN"] = "1"
+    case .touchpad: props["ID_INPUT_TOUCHPAD"] = "1"
+    case .pen: props["ID_INPUT_TABLET"] = "1"
+    case .keyboard: props["ID_INPUT_KEYBOARD"] = "1"
+    case .pointer: props["ID_INPUT_MOUSE"] = "1"
+    case .other: break
+    }
+    return props
+}
+
+/// Writes `libinput record` YAML version 1, which libinput's own tools (`libinput analyze`,
+/// `libinput replay`) read. Events go under their device; since the format lists each
+/// device's events after its header, events of several devices must come device by device
+/// (0 first); an event of an earlier device after a later one has started is an error.
+public struct LibinputRecordWriter {
+    public let devices: [DeviceDescription]
+    /// Where the bytes went; read it back after `finish()`.
+    public private(set) var sink: any ByteSink
+    private var out = OutputBuffer()
+    private var names = CommentNames()
+    private var currentDevice = -1
+    private var inFrame = false
+    private var firstTime: Int64?
+    private var lastReport: Int64 = 0
+    private var finished = false
+    private let nodes: [String]
+
+    /// `nodes` are the device paths to record (default /dev/input/eventN by index).
+    public init(devices: [DeviceDescription], sink: any ByteSink, nodes: [String]? = nil) {
+        precondition(!devices.isEmpty, "a libinput record file needs at least one device")
+        self.devices = devices
+        self.sink = sink
+        self.nodes = nodes ?? devices.indices.map { "/dev/input/event\($0)" }
+    }
+
+    public mutating func write(_ event: TraceEvent) throws {
+        precondition(!finished, "write after finish")
+        guard event.device >= 0 && event.device < devices.count else {
+            throw TraceWriterError("event of device \(event.device), but the recording has \(devices.count) device(s)")
+        }
+        if event.device != currentDevice {
+            guard event.device > currentDevice else {
+                throw TraceWriterError("an event of device \(event.device) after events of device \(currentDevice): libinput record lists each device's events together, so write them device by device")
+            }
+            closeFrame()
+            while currentDevice < event.device { currentDevice += 1; writeDeviceHeader(currentDevice) }
+        }
+        let e = event.event
+        let first = firstTime ?? e.time.microseconds
+        firstTime = first
+        // libinput record writes unsigned times; an event before the first one is clamped to 0.
+        let t = max(0, e.time.microseconds - first)
+        if !inFrame {
+            out.append("  - evdev:\n")
+            inFrame = true
+        }
+        out.append("    - [")
+        out.append(t / 1_000_000, width: 3)
+        out.append(", ")
+        out.append(t % 1_000_000, width: 6)
+        out.append(", ")
+        out.append(Int64(e.type), width: 3)
+        out.append(", ")
+        out.append(Int64(e.code), width: 3)
+        out.append(", ")
+        out.append(Int64(e.value), width: 7)
+        out.append("] # ")
+        if e.type == EventCodes.EV_SYN && e.code == EventCodes.SYN_REPORT {
+            out.append("------------ SYN_REPORT (0) ---------- +")
+            out.append((t - lastReport) / 1000)
+            out.append("ms\n")
+            lastReport = t
+            inFrame = false
+        } else {
+            out.bytes.append(contentsOf: names.name(type: e.type, code: e.code))
+            out.append(Int64(e.value), width: 6)
+            out.append(UInt8(ascii: "\n"))
+        }
+        try out.flush(to: &sink)
+    }
+
+    /// Writes what is left (headers of devices without events) and hands everything to the sink.
+    public mutating func finish() throws {
+        guard !finished else { return }
+        closeFrame()
+        while currentDevice < devices.count - 1 { currentDevice += 1; writeDeviceHeader(currentDevice) }
+        finished = true
+        try out.flush(to: &sink, force: true)
+    }
+
+    private mutating func closeFrame() { inFrame = false }
+
+    private mutating func writeDeviceHeader(_ index: Int) {
+        if index == 0 {
+            out.append("# libinput record\nversion: 1\nndevices: ")
+            out.append(Int64(devices.count))
+            out.append("\nlibinput:\n  version: \"1.22.1\"\n  git: \"unknown\"\n")
+            out.append("system:\n  os: \"unknown\"\n  kernel: \"unknown\"\n  dmi: \"unknown\"\n")
+            out.append("# Written by Touchline from a trace; the versions above are the format's, not a live system's.\n")
+            out.append("devices:\n")
+        }
+        let d = devices[index]
+        out.append("- node: ")
+        out.append(nodes[index])
+        out.append("\n  evdev:\n    # Name: ")
+        out.append(d.name)
+        out.append("\n    # ID: bus 0x")
+        out.appendHex(UInt64(d.bus), width: 1)
+        out.append(" vendor 0x")
+        out.appendHex(UInt64(d.vendor), width: 1)
+        out.append(" product 0x")
+        out.appendHex(UInt64(d.product), width: 1)
+        out.append(" version 0x")
+        out.appendHex(UInt64(d.version), width: 1)
+        out.append("\n    name: ")
+        out.appendQuoted(d.name)
+        out.append("\n    id: [")
+        out.append(Int64(d.bus)); out.append(", ")
+        out.append(Int64(d.vendor)); out.append(", ")
+        out.append(Int64(d.product)); out.append(", ")
+        out.append(Int64(d.version)); out.append("]\n    codes:\n")
+        var codes = d.codes
+        if !d.absinfo.isEmpty {
+            codes[EventCodes.EV_ABS] = Array(Set(codes[EventCodes.EV_ABS] ?? []).union(d.absinfo.keys)).sorted()
+        }
+        if codes[EventCodes.EV_SYN]?.isEmpty ?? true { codes[EventCodes.EV_SYN] = [EventCodes.SYN_REPORT] }
+        for type in codes.keys.sorted() {
+            guard let list = codes[type], !list.isEmpty else { continue }
+            out.append("      ")
+            out.append(Int64(type))
+            out.append(": [")
+            for (i, c) in list.sorted().enumerated() {
+                if i > 0 { out.append(", ") }
+                out.append(Int64(c))
+            }
+            out.append("] # ")
+            out.append(EventCodes.typeName(type) ?? "type \(type)")
+            out.append(UInt8(ascii: "\n"))
+        }
+        let abs = codes[EventCodes.EV_ABS] ?? []
+        if !abs.isEmpty {
+            out.append("    absinfo:\n")
+            for code in abs {
+                // libinput replay builds every EV_ABS code from its absinfo, so each needs one.
+                let a = d.absinfo[code] ?? AbsInfo(minimum: 0, maximum: 0)
+                out.append("      ")
+                out.append(Int64(code))
+                out.append(": [")
+                out.append(Int64(a.minimum)); out.append(", ")
+                out.append(Int64(a.maximum)); out.append(", ")
+                out.append(Int64(a.fuzz)); out.append(", ")
+                out.append(Int64(a.flat)); out.append(", ")
+                out.append(Int64(a.resolution)); out.append("]\n")
+            }
+        }
+        out.append("    properties: [")
+        for (i, p) in d.properties.sorted().enumerated() {
+            if i > 0 { out.append(", ") }
+            out.append(Int64(p))
+        }
+        out.append("]\n  udev:\n    properties:\n")
+        let udev = syntheticUdevProperties(d)
+        for key in udev.keys.sorted() {
+            out.append("    - ")
+            out.append(key)
+            out.append(UInt8(ascii: "="))
+            out.append(udev[key]!)
+            out.append(UInt8(ascii: "\n"))
+        }
+        out.append("  quirks:\n  events:\n")
+        lastReport = 0
+    }
+}
+
+/// Writes an evemu 1.3 recording with its own header (`N: I: P: B: A:` then `E:` lines),
+/// which evemu-play and the evemu reader here accept. evemu describes one device.
+public struct EvemuWriter {
+    public let device: DeviceDescription
+    public private(set) var sink: any ByteSink
+    private var out = OutputBuffer()
+    private var firstTime: Int64?
+    private var wroteHeader = false
+    private var finished = false
+
+    public init(device: DeviceDescription, sink: any ByteSink) {
+        self.device = device
+        self.sink = sink
+    }
+
+    public mutating func write(_ event: InputEvent) throws {
+        precondition(!finished, "write after finish")
+        if !wroteHeader { writeHeader() }
+        let first = firstTime ?? event.time.microseconds
+        firstTime = first
+        let t = max(0, event.time.microseconds - first)
+        out.append("E: ")
+        out.append(t / 1_000_000)
+        out.append(UInt8(ascii: "."))
+        out.append(t % 1_000_000, width: 6, zeros: true)
+        out.append(UInt8(ascii: " "))
+        out.appendHex(UInt64(event.type), width: 4)
+        out.append(UInt8(ascii: " "))
+        out.appendHex(UInt64(event.code), width: 4)
+        out.append(UInt8(ascii: " "))
+        // evemu prints values with "%04d".
+        out.append(Int64(event.value), width: event.value < 0 ? 0 : 4, zeros: true)
+        out.append(UInt8(ascii: "\n"))
+        try out.flush(to: &sink)
+    }
+
+    public mutating func finish() throws {
+        guard !finished else { return }
+        if !wroteHeader { writeHeader() }
+        finished = true
+        try out.flush(to: &sink, force: true)
+    }
+
+    private mutating func writeHeader() {
+        wroteHeader = true
+        let d = device
+        out.append("# EVEMU 1.3\n# Input device name: ")
+        out.appendQuoted(d.name)
+        out.append("\n# Written by Touchline\nN: ")
+        out.append(d.name)
+        out.append("\nI: ")
+        for (i, v) in [d.bus, d.vendor, d.product, d.version].enumerated() {
+            if i > 0 { out.append(UInt8(ascii: " ")) }
+            out.appendHex(UInt64(v), width: 4)
+        }
+        out.append(UInt8(ascii: "\n"))
+        writeMask(prefix: nil, bits: d.properties.filter { $0 < 64 }, bytes: 8)
+        var codes = d.codes
+        if !d.absinfo.isEmpty {
+            codes[EventCodes.EV_ABS] = Array(Set(codes[EventCodes.EV_ABS] ?? []).union(d.absinfo.keys)).sorted()
+        }
+        for type in codes.keys.sorted() {
+            guard let maxCode = EventCodes.maxCode(type: type), let list = codes[type], !list.isEmpty else { continue }
+            // evemu writes a type's whole mask, eight bytes a line.
+            let bytes = ((Int(maxCode) + 1 + 63) / 64) * 8
+            writeMask(prefix: type, bits: list.filter { $0 <= maxCode }, bytes: bytes)
+        }
+        for code in d.absinfo.keys.sorted() {
+            let a = d.absinfo[code]!
+            out.append("A: ")
+            out.appendHex(UInt64(code), width: 2)
+            for v in [a.minimum, a.maximum, a.fuzz, a.flat, a.resolution] {
+                out.append(UInt8(ascii: " "))
+                out.append(Int64(v))
+            }
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// `P:` (prefix nil) or `B: TT` lines of a bitmask, eight bytes a line.
+    private mutating func writeMask(prefix: UInt16?, bits: [UInt16], bytes: Int) {
+        var mask = [UInt8](repeating: 0, count: bytes)
+        for b in bits where Int(b) / 8 < bytes { mask[Int(b) / 8] |= 1 << (b % 8) }
+        var i = 0
+        while i < bytes {
+            if let prefix {
+                out.append("B: ")
+                out.appendHex(UInt64(prefix), width: 2)
+            } else {
+                out.append("P:")
+            }
+            for k in i..<min(i + 8, bytes) {
+                out.append(UInt8(ascii: " "))
+                out.appendHex(UInt64(mask[k]), width: 2)
+            }
+            out.append(UInt8(ascii: "\n"))
+            i += 8
+        }
+    }
+}

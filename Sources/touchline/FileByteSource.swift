@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TouchlineTrace
+
+/// A trace file read in chunks through read(2), for the pure trace readers. The descriptor
+/// closes when the last copy of the source goes away.
+struct FileByteSource: ByteSource {
+    /// A failed open or read: the path, the errno and its text.
+    struct Error: Swift.Error, CustomStringConvertible {
+        var path: String
+        var operation: String
+        var errno: Int32
+        var description: String { "\(path): cannot \(operation): \(String(cString: strerror(errno)))" }
+    }
+
+    private final class Descriptor {
+        let fd: Int32
+        init(_ fd: Int32) { self.fd = fd }
+        deinit { close(fd) }
+    }
+
+    let path: String
+    private let descriptor: Descriptor
+
+    init(path: String) throws(Error) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Error(path: path, operation: "open", errno: errno) }
+        self.path = path
+        self.descriptor = Descriptor(fd)
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        while true {
+            let n = Glibc.read(descriptor.fd, base, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw Error(path: path, operation: "read", errno: errno)
+        }
+    }
+
+    /// Whether a regular file exists at `path` (for finding a `.desc` beside an `.events`).
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+}

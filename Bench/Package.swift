@@ -30,6 +30,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TouchlineCore", package: "Touchline"),
+                .product(name: "TouchlineTrace", package: "Touchline"),
             ],
             path: "Benchmarks/TouchlineBenchmarks",
             plugins: [

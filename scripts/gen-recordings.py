@@ -37,13 +37,14 @@ NAMES = {
 TYPE_NAMES = {EV_SYN: "EV_SYN", EV_KEY: "EV_KEY", EV_ABS: "EV_ABS"}
 
 # The synthetic panel: 217.0 × 135.6 mm (a 10.1" 16:10 tablet), 10 units per mm, 10 slots,
-# pressure 0..255, touch major 0..255 at 4 units per mm.
+# pressure 0..255, touch major 0..255 in surface units (the kernel's multi-touch protocol gives
+# ABS_MT_TOUCH_MAJOR in the units of the position axes).
 RES = 10
 WIDTH_MM, HEIGHT_MM = 217.0, 135.6
 X_MAX, Y_MAX = int(WIDTH_MM * RES), int(HEIGHT_MM * RES)
 SLOTS = 10
 PRESSURE_MAX = 255
-MAJOR_MAX, MAJOR_RES = 255, 4
+MAJOR_MAX, MAJOR_RES = 255, RES
 FRAME_US = 8000
 ABSINFO = [
     (ABS_X, 0, X_MAX, 0, 0, RES), (ABS_Y, 0, Y_MAX, 0, 0, RES),

@@ -95,7 +95,7 @@ public struct DeviceDescription: Hashable, Sendable {
     /// The kind, decided as libinput and udev's input_id builtin do: a pen tool makes a pen; a
     /// direct device with touch makes a touchscreen; an indirect one with finger tools a
     /// touchpad. Old drivers (N-Trig, for one) set no INPUT_PROP_DIRECT on a real screen, so a
-    /// device with MT axes, BTN_TOUCH and no finger-count tools also counts as a touchscreen, as
+    /// device with MT axes, BTN_TOUCH and no BTN_TOOL_FINGER also counts as a touchscreen, as
     /// udev's builtin decides too.
     public var kind: DeviceKind {
         if udevProperties["ID_INPUT_TOUCHSCREEN"] == "1" { return .touchscreen }
@@ -105,9 +105,10 @@ public struct DeviceDescription: Hashable, Sendable {
         if has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOOL_PEN) && hasPosition { return .pen }
         if hasPosition {
             if hasProperty(EventCodes.INPUT_PROP_DIRECT) { return .touchscreen }
-            let fingerTools = has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOOL_FINGER)
-                || has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOOL_DOUBLETAP)
-            if fingerTools || hasProperty(EventCodes.INPUT_PROP_POINTER) || hasProperty(EventCodes.INPUT_PROP_BUTTONPAD) {
+            // udev's input_id tests BTN_TOOL_FINGER alone: N-Trig screens send
+            // BTN_TOOL_DOUBLETAP without it and are touchscreens.
+            let fingerTool = has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOOL_FINGER)
+            if fingerTool || hasProperty(EventCodes.INPUT_PROP_POINTER) || hasProperty(EventCodes.INPUT_PROP_BUTTONPAD) {
                 return .touchpad
             }
             if isMultitouch || has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOUCH) { return .touchscreen }

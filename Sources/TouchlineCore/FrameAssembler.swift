@@ -180,7 +180,6 @@ public struct FrameAssembler: Sendable {
     // Protocol A (and undecided)
     var reports: [Report] = []
     var pending = Report()
-    var sawMTReport = false
     var lastMTX: Int32 = 0
     var lastMTY: Int32 = 0
 
@@ -397,8 +396,11 @@ public struct FrameAssembler: Sendable {
     mutating func endReport() {
         if inputProtocol == .undecided { inputProtocol = .unslotted }
         guard inputProtocol == .unslotted else { return }
-        sawMTReport = true
-        if pending.isEmpty { return }
+        // A negative tracking id describes no contact (as -1 lifts a slot in protocol B).
+        if pending.isEmpty || (pending.trackingID ?? 0) < 0 {
+            pending = Report()
+            return
+        }
         if reports.count < maxContacts {
             var r = pending
             // Protocol A sends every value of every contact; if a driver skips one, the value
@@ -428,7 +430,6 @@ public struct FrameAssembler: Sendable {
     mutating func resetFrameScratch() {
         reports.removeAll(keepingCapacity: true)
         pending = Report()
-        sawMTReport = false
         touchReleased = false
     }
 
@@ -450,14 +451,14 @@ public struct FrameAssembler: Sendable {
 
     // MARK: Frames
 
-    func clampedTimeValue(_ time: Timestamp) -> (Timestamp, Bool) {
-        if let last = lastReportTime, time < last { return (last, true) }
-        return (time, false)
-    }
-
+    /// The frame time: never earlier than the previous one (a device or trace whose clock
+    /// steps back must not make recognizers see negative durations).
     mutating func clampedTime(_ time: Timestamp) -> Timestamp {
-        let (t, clamped) = clampedTimeValue(time)
-        if clamped { counters.timeWentBackwards += 1 }
+        var t = time
+        if let last = lastReportTime, time < last {
+            t = last
+            counters.timeWentBackwards += 1
+        }
         lastReportTime = t
         return t
     }

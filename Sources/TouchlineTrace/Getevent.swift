@@ -153,7 +153,7 @@ func parseGeteventLine(_ line: UnsafeBufferPointer<UInt8>, names: inout Getevent
 func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throws(LineError) -> GeteventRow {
     _ = c.take(UInt8(ascii: "["))
     c.skipSpaces()
-    guard let sec = c.unsignedDecimal(), c.take(UInt8(ascii: ".")), let usec = c.unsignedDecimal(maxDigits: 6) else {
+    guard let sec = c.unsignedDecimal(maxDigits: 12), c.take(UInt8(ascii: ".")), let usec = c.unsignedDecimal(maxDigits: 6) else {
         throw LineError("expected a timestamp '[ sec.usec]' at the start of the line, found \(found(c))")
     }
     guard c.take(UInt8(ascii: "]")) else { throw LineError("expected ']' after the timestamp, found \(found(c))") }

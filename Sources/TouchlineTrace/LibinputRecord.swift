@@ -149,8 +149,8 @@ func parseLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) throws(LineErr
     }
     guard c.atEndOrComment() else { throw LineError("unexpected \(found(c)) after the event row: expected the end of the line or a '#' comment") }
     let (sec, usec, type, code, value) = fields
-    guard sec >= 0, usec >= 0, usec < 1_000_000 else {
-        throw LineError("expected a time of non-negative seconds and 0 to 999999 microseconds, found \(sec) s \(usec) µs")
+    guard sec >= 0, sec <= 999_999_999_999, usec >= 0, usec < 1_000_000 else {
+        throw LineError("expected a time of 0 to 999999999999 seconds and 0 to 999999 microseconds, found \(sec) s \(usec) µs")
     }
     guard type >= 0, code >= 0 else { throw LineError("expected a non-negative event type and code, found type \(type) code \(code)") }
     try validateEvent(type: UInt64(type), code: UInt64(code))

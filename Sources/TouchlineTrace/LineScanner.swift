@@ -24,13 +24,15 @@ struct LineScanner {
     /// Whether any byte has been read at all (an empty file is its own error).
     private(set) var sawBytes = false
 
-    static let chunkSize = 64 * 1024
+    /// How much one read asks for: 64 KiB, less when lines are limited to less (fuzzing).
+    private let chunkSize: Int
 
     init(source: any ByteSource, fileName: String, maxLineLength: Int) {
         self.source = source
         self.fileName = fileName
         self.maxLineLength = max(16, maxLineLength)
-        self.buffer = [UInt8](repeating: 0, count: self.maxLineLength + Self.chunkSize)
+        self.chunkSize = min(64 * 1024, max(4096, self.maxLineLength))
+        self.buffer = [UInt8](repeating: 0, count: self.maxLineLength + chunkSize)
     }
 
     func error(_ message: String, line: Int? = nil) -> TraceError {
@@ -74,7 +76,7 @@ struct LineScanner {
     }
 
     private mutating func fill() throws(TraceError) {
-        if buffer.count - end < Self.chunkSize {
+        if buffer.count - end < chunkSize {
             // Keep the partial line, drop what is consumed.
             let pending = end - start
             if pending > 0 {

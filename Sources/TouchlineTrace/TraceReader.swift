@@ -13,11 +13,14 @@ public struct TraceReaderOptions: Sendable {
     public var getevent: GeteventOptions
     /// The longest line accepted; a longer one (a binary file, say) is an error.
     public var maxLineLength: Int
+    /// The format to read, instead of detecting it from the first line (`--format`).
+    public var format: TraceFormat?
 
     public init(
         description: DeviceDescription? = nil, geteventDevices: [DeviceDescription]? = nil,
-        getevent: GeteventOptions = GeteventOptions(), maxLineLength: Int = 64 * 1024
+        getevent: GeteventOptions = GeteventOptions(), maxLineLength: Int = 64 * 1024, format: TraceFormat? = nil
     ) {
+        self.format = format
         self.description = description
         self.geteventDevices = geteventDevices
         self.getevent = getevent
@@ -74,6 +77,11 @@ public struct TraceReader {
                 if looksLikeGetevent(l) { return 2 }
                 if looksLikeLibinputRecord(l) { return 3 }
                 return -2
+            }
+            if kind == 0 { continue }
+            if let forced = options.format {
+                detected = forced
+                break
             }
             switch kind {
             case 0: continue

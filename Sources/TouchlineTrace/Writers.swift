@@ -141,7 +141,7 @@ public struct LibinputRecordWriter {
         let first = firstTime ?? e.time.microseconds
         firstTime = first
         // libinput record writes unsigned times; an event before the first one is clamped to 0.
-        let t = max(0, e.time.microseconds - first)
+        let t = max(0, e.time.microseconds &- first)
         if !inFrame {
             out.append("  - evdev:\n")
             inFrame = true
@@ -159,7 +159,7 @@ public struct LibinputRecordWriter {
         out.append("] # ")
         if e.type == EventCodes.EV_SYN && e.code == EventCodes.SYN_REPORT {
             out.append("------------ SYN_REPORT (0) ---------- +")
-            out.append((t - lastReport) / 1000)
+            out.append((t &- lastReport) / 1000)
             out.append("ms\n")
             lastReport = t
             inFrame = false
@@ -284,7 +284,7 @@ public struct EvemuWriter {
         if !wroteHeader { writeHeader() }
         let first = firstTime ?? event.time.microseconds
         firstTime = first
-        let t = max(0, event.time.microseconds - first)
+        let t = max(0, event.time.microseconds &- first)
         out.append("E: ")
         out.append(t / 1_000_000)
         out.append(UInt8(ascii: "."))

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct Touchline: ParsableCommand {
@@ -11,6 +14,13 @@ struct Touchline: ParsableCommand {
             printing JSON Lines (schema v1, docs/events.md).
             """,
         version: "0.1.0",
-        subcommands: []
+        subcommands: [Inspect.self, Replay.self, Convert.self]
     )
+
+    static func main() {
+        // A closed stdout (`touchline replay f | head`) must end the program quietly through
+        // EPIPE in OutputStream, not kill it with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        Self.main(nil)
+    }
 }

@@ -59,11 +59,11 @@ import Testing
         B: 14 00 00 00 00 00 00 00 00
         B: 15 00 00 00 00 00 00 00 00
         B: 15 00 00 00 00 00 00 00 00
-        A: 00 0 799 0 0 0
-        A: 01 0 479 0 0 0
+        A: 00 0 799 0 0 5
+        A: 01 0 479 0 0 5
         A: 2f 0 9 0 0 0
-        A: 35 0 799 0 0 0
-        A: 36 0 479 0 0 0
+        A: 35 0 799 0 0 5
+        A: 36 0 479 0 0 5
         A: 39 0 65535 0 0 0
 
         """
@@ -121,7 +121,8 @@ import Testing
 
     @Test func headerWithNoEvents() throws {
         let path = write("header-only.evemu", Self.header)
-        expectError(try replay(path), file: path, line: Self.firstBadLine - 6, mentions: ["no events"])
+        // The header's last line: the file ends where events were expected.
+        expectError(try replay(path), file: path, line: Self.firstBadLine - 7, mentions: ["no events"])
     }
 
     @Test func eventsWithoutDescription() throws {

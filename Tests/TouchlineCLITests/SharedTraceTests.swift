@@ -74,7 +74,9 @@ func inspect(_ path: String) throws -> [[String: Any]] {
             #expect(device["sequences"] as? Int == 9)
             let shortest = try #require(device["shortest_sequence"] as? Double)
             let longest = try #require(device["longest_sequence"] as? Double)
-            #expect(shortest >= 0.080 && longest <= 0.110, "\(path): \(shortest)…\(longest) s")
+            // The README's "80–110 ms" is rounded: the evemu file measures 82.2–110.5 ms and its
+            // libinput re-recording 79.3–109.9 ms (frame time of the lift minus that of the touch).
+            #expect(shortest >= 0.078 && longest <= 0.112, "\(path): \(shortest)…\(longest) s")
         }
     }
 

@@ -93,6 +93,17 @@ import Testing
         #expect(a.inputProtocol == .unslotted)
     }
 
+    @Test func aReportWithANegativeTrackingIDIsNoContact() {
+        let s = Script()
+        s.at(100, 100).mtReport().syn(at: 0.010)  // no tracking id: the contact's id is unknown
+        s.at(100, 100).track(-1).mtReport().syn(at: 0.020)
+        let (frames, _) = run(s, device: Devices.unslotted())
+        #expect(frames == [
+            "0.010 c0 began s0 10.00,10.00",
+            "0.020 c0 ended s0 10.00,10.00",
+        ])
+    }
+
     @Test func reportsBeyondCapacityAreIgnoredAndCounted() {
         let s = Script()
         for i in 0..<5 { s.at(Int32(100 * i + 100), 100).mtReport() }

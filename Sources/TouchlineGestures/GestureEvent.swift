@@ -1,0 +1,374 @@
+import TouchlineCore
+
+// Events, schema version 1 (docs/events.md, docs/event-schema-v1.json). An event is a value
+// with no heap storage of its own beyond the target and recognizer names it shares with the
+// configuration, so emitting one allocates nothing; bytes are made only when a sink writes it.
+
+/// What recognized the gesture; the `gesture` key of an event.
+public enum GestureKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    case tap, longPress, pan, swipe, edgeSwipe, pinch, rotate
+    /// A decision line of `--explain`, not a gesture.
+    case explain
+
+    public var name: StaticString {
+        switch self {
+        case .tap: return "tap"
+        case .longPress: return "longPress"
+        case .pan: return "pan"
+        case .swipe: return "swipe"
+        case .edgeSwipe: return "edgeSwipe"
+        case .pinch: return "pinch"
+        case .rotate: return "rotate"
+        case .explain: return "explain"
+        }
+    }
+
+    public var description: String { name.description }
+
+    /// Looks a kind up by its schema name (config files use the same names).
+    public init?(name: String) {
+        for kind in GestureKind.allCases where kind.name.description == name && kind != .explain {
+            self = kind
+            return
+        }
+        return nil
+    }
+}
+
+/// The `phase` key. Discrete gestures emit `recognized`; continuous ones `began`, `changed`…,
+/// then `ended` or `cancelled`. Explain lines use the decision phases.
+public enum GesturePhase: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    case recognized, began, changed, ended, cancelled
+    /// Explain: the recognizer won its arena.
+    case won
+    /// Explain: the recognizer claimed but waits for another to fail (`requiresFailureOf`).
+    case waiting
+    /// Explain: the recognizer keeps its arena open after the last lift (waiting for a next tap).
+    case held
+    /// Explain: the recognizer failed or was rejected.
+    case failed
+    /// Explain: an input the recognizer's state machine has no transition for (our bug); the
+    /// recognizer was reset.
+    case bug
+
+    public var name: StaticString {
+        switch self {
+        case .recognized: return "recognized"
+        case .began: return "began"
+        case .changed: return "changed"
+        case .ended: return "ended"
+        case .cancelled: return "cancelled"
+        case .won: return "won"
+        case .waiting: return "waiting"
+        case .held: return "held"
+        case .failed: return "failed"
+        case .bug: return "bug"
+        }
+    }
+
+    public var description: String { name.description }
+}
+
+/// A swipe's direction on the screen (y down).
+public enum SwipeDirection: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    case left, right, up, down
+    public var name: StaticString {
+        switch self {
+        case .left: return "left"
+        case .right: return "right"
+        case .up: return "up"
+        case .down: return "down"
+        }
+    }
+    public var description: String { name.description }
+}
+
+/// The screen edge an edge swipe started from.
+public enum ScreenEdge: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+    case left, right, top, bottom
+    public var name: StaticString {
+        switch self {
+        case .left: return "left"
+        case .right: return "right"
+        case .top: return "top"
+        case .bottom: return "bottom"
+        }
+    }
+    public var description: String { name.description }
+}
+
+/// Up to `capacity` contact ids, stored inline so that an event never allocates. A gesture
+/// with more contacts lists the first `capacity` (by id); `fingers` still counts them all.
+public struct ContactList: Hashable, Sendable, Sequence, CustomStringConvertible {
+    public static let capacity = 16
+    @usableFromInline var storage: SIMD16<UInt32> = .zero
+    public private(set) var count: Int = 0
+
+    public init() {}
+
+    public mutating func append(_ id: ContactID) {
+        guard count < ContactList.capacity else { return }
+        storage[count] = id.raw
+        count += 1
+    }
+
+    public func contains(_ id: ContactID) -> Bool {
+        var i = 0
+        while i < count {
+            if storage[i] == id.raw { return true }
+            i += 1
+        }
+        return false
+    }
+
+    public subscript(index: Int) -> ContactID { ContactID(storage[index]) }
+
+    public struct Iterator: IteratorProtocol {
+        let list: ContactList
+        var index = 0
+        public mutating func next() -> ContactID? {
+            guard index < list.count else { return nil }
+            defer { index += 1 }
+            return list[index]
+        }
+    }
+    public func makeIterator() -> Iterator { Iterator(list: self) }
+
+    public static func == (a: ContactList, b: ContactList) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where a.storage[i] != b.storage[i] { return false }
+        return true
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for i in 0..<count { hasher.combine(storage[i]) }
+    }
+
+    public var description: String { "[" + map { $0.description }.joined(separator: ",") + "]" }
+}
+
+/// The unit a reason's numbers are in.
+public enum ReasonUnit: UInt8, Sendable {
+    case millimetres, milliseconds, millimetresPerSecond, degrees, fingers
+
+    var suffix: String {
+        switch self {
+        case .millimetres: return " mm"
+        case .milliseconds: return " ms"
+        case .millimetresPerSecond: return " mm/s"
+        case .degrees: return "°"
+        case .fingers: return ""
+        }
+    }
+    var decimals: Int {
+        switch self {
+        case .millimetres, .degrees: return 2
+        case .milliseconds, .millimetresPerSecond: return 1
+        case .fingers: return 0
+        }
+    }
+}
+
+/// Why a recognizer claimed, failed, waited or won: the threshold crossed and the margin, or the
+/// relation applied. Values only (no strings are built until an explain line is written).
+public enum Reason: Hashable, Sendable, CustomStringConvertible {
+    // StaticString is not Hashable; two reasons are equal when they read the same.
+    public static func == (a: Reason, b: Reason) -> Bool { a.description == b.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+
+    /// `quantity` reached `limit` (value ≥ limit): a claim.
+    case reached(StaticString, value: Double, limit: Double, ReasonUnit)
+    /// `quantity` stayed within `limit` (value ≤ limit): a claim such as "lifted after 90 ms".
+    case within(StaticString, value: Double, limit: Double, ReasonUnit)
+    /// `quantity` went past `limit`: a failure.
+    case exceeded(StaticString, value: Double, limit: Double, ReasonUnit)
+    /// `quantity` fell short of `limit`: a failure.
+    case shortOf(StaticString, value: Double, limit: Double, ReasonUnit)
+    /// A deadline passed: `what` did not happen within `limit`.
+    case timedOut(StaticString, limit: Interval)
+    /// The contact count is outside the recognizer's range.
+    case fingers(count: Int, minimum: Int, maximum: Int)
+    /// A fixed sentence.
+    case note(StaticString)
+    /// Another recognizer won and is not declared simultaneous with this one.
+    case lostTo(String)
+    /// A recognizer this one `requiresFailureOf` is still possible.
+    case waitingFor(String)
+    /// The recognizer it waited for failed, so its claim stands (with the claim's own reason).
+    case blockerFailed(String)
+    /// The recognizer it waited for won.
+    case blockerWon(String)
+    /// Won alongside a recognizer declared simultaneous with it.
+    case simultaneousWith(String)
+    /// Undecided when its arena closed (the last contact lifted and no one held it).
+    case swept
+    /// The state machine had no transition for an input (our bug).
+    case impossible(state: StaticString, input: StaticString)
+
+    public var description: String {
+        func num(_ v: Double, _ u: ReasonUnit) -> String { formatFixed(v, decimals: u.decimals) + u.suffix }
+        switch self {
+        case let .reached(q, value, limit, u):
+            return "\(q) \(num(value, u)) ≥ \(num(limit, u)) (margin \(num(value - limit, u)))"
+        case let .within(q, value, limit, u):
+            return "\(q) \(num(value, u)) ≤ \(num(limit, u)) (margin \(num(limit - value, u)))"
+        case let .exceeded(q, value, limit, u):
+            return "\(q) \(num(value, u)) > \(num(limit, u)) (by \(num(value - limit, u)))"
+        case let .shortOf(q, value, limit, u):
+            return "\(q) \(num(value, u)) < \(num(limit, u)) (short by \(num(limit - value, u)))"
+        case let .timedOut(what, limit):
+            return "\(what) within \(formatFixed(limit.milliseconds, decimals: 1)) ms"
+        case let .fingers(count, minimum, maximum):
+            return minimum == maximum
+                ? "\(count) fingers, needs \(minimum)"
+                : "\(count) fingers, needs \(minimum)…\(maximum)"
+        case let .note(text):
+            return text.description
+        case let .lostTo(name):
+            return "lost to \(name), which won first and is not simultaneous with it"
+        case let .waitingFor(name):
+            return "requires failure of \(name), which is still possible"
+        case let .blockerFailed(name):
+            return "\(name) failed, so its waiting claim stands"
+        case let .blockerWon(name):
+            return "requires failure of \(name), which won"
+        case let .simultaneousWith(name):
+            return "simultaneous with \(name), which already won"
+        case .swept:
+            return "undecided when its arena closed"
+        case let .impossible(state, input):
+            return "no transition from \(state) on \(input)"
+        }
+    }
+}
+
+/// The gesture's own fields, after the common ones.
+public enum GestureDetail: Hashable, Sendable {
+    /// `count`: taps in the series (1, 2, …); `duration`: first down to last lift.
+    case tap(count: Int, duration: Interval)
+    /// `duration`: since the first contact went down.
+    case longPress(duration: Interval)
+    /// `translation` (dx, dy) in mm since the first contact went down; `velocity` in mm/s.
+    case pan(translation: Vector, velocity: Vector)
+    /// `velocity`: the stroke's average (translation / duration), mm/s.
+    case swipe(direction: SwipeDirection, translation: Vector, velocity: Vector, duration: Interval)
+    case edgeSwipe(edge: ScreenEdge, translation: Vector, velocity: Vector)
+    /// `scale`: span now / span at the first down (1 = unchanged); `velocity`: scale per
+    /// second; `span`: 2 × mean distance of the contacts from their centroid (the distance
+    /// between two fingers), mm.
+    case pinch(scale: Double, velocity: Double, span: Double)
+    /// `rotation`: radians since the first down, clockwise positive (y down, as UIKit);
+    /// `velocity`: radians per second.
+    case rotate(rotation: Double, velocity: Double)
+    /// The decision line's reason.
+    case explain(Reason)
+}
+
+/// One gesture event (or explain line), schema version 1.
+public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
+    public static let schemaVersion = 1
+
+    /// Counts every line the graph emitted (explain lines included), from 0.
+    public var seq: Int
+    /// The input's own time: the frame's, or the deadline's for events fired by a deadline.
+    public var time: Timestamp
+    /// The index of the device the input came from, in the order the driver opened them (0 for
+    /// a single trace).
+    public var device: Int
+    public var gesture: GestureKind
+    public var phase: GesturePhase
+    /// The target's name from the configuration ("surface" in the default graph).
+    public var target: String
+    /// The recognizer's name from the configuration (the default graph names each after its
+    /// kind).
+    public var recognizer: String
+    public var fingers: Int
+    /// Position in mm from the sensor's top-left corner: the contacts' centroid.
+    public var position: Point
+    /// The contacts down on the gesture's target when the event was made (those lifting in the
+    /// frame included); empty for an event fired by a deadline after the last lift.
+    public var contacts: ContactList
+    public var detail: GestureDetail
+
+    public init(
+        seq: Int, time: Timestamp, device: Int, gesture: GestureKind, phase: GesturePhase, target: String,
+        recognizer: String, fingers: Int, position: Point, contacts: ContactList, detail: GestureDetail
+    ) {
+        self.seq = seq
+        self.time = time
+        self.device = device
+        self.gesture = gesture
+        self.phase = phase
+        self.target = target
+        self.recognizer = recognizer
+        self.fingers = fingers
+        self.position = position
+        self.contacts = contacts
+        self.detail = detail
+    }
+
+    /// Writes the event as one JSON object (no newline): the common keys in the fixed order
+    /// `v, seq, time, device, gesture, phase, target, fingers, x, y, recognizer`, then the
+    /// gesture's own keys in the order docs/events.md lists, then `contacts`.
+    public func writeJSON(into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("v", GestureEvent.schemaVersion)
+        w.field("seq", seq)
+        w.field("time", time)
+        w.field("device", device)
+        w.field("gesture", raw: gesture.name)
+        w.field("phase", raw: phase.name)
+        w.field("target", target)
+        w.field("fingers", fingers)
+        w.field("x", position.x, decimals: 2)
+        w.field("y", position.y, decimals: 2)
+        w.field("recognizer", recognizer)
+        switch detail {
+        case let .tap(count, duration):
+            w.field("count", count)
+            w.key("duration"); appendFixed(duration.microseconds, decimals: 6, to: &w.bytes)
+        case let .longPress(duration):
+            w.key("duration"); appendFixed(duration.microseconds, decimals: 6, to: &w.bytes)
+        case let .pan(translation, velocity):
+            writeVectors(&w, translation, velocity)
+        case let .swipe(direction, translation, velocity, duration):
+            w.field("direction", raw: direction.name)
+            writeVectors(&w, translation, velocity)
+            w.key("duration"); appendFixed(duration.microseconds, decimals: 6, to: &w.bytes)
+        case let .edgeSwipe(edge, translation, velocity):
+            w.field("edge", raw: edge.name)
+            writeVectors(&w, translation, velocity)
+        case let .pinch(scale, velocity, span):
+            w.field("scale", scale, decimals: 4)
+            w.field("scaleVelocity", velocity, decimals: 4)
+            w.field("span", span, decimals: 2)
+        case let .rotate(rotation, velocity):
+            w.field("rotation", rotation, decimals: 4)
+            w.field("rotationVelocity", velocity, decimals: 4)
+        case let .explain(reason):
+            w.field("reason", reason.description)
+        }
+        w.beginArray("contacts")
+        for id in contacts {
+            w.element(Double(id.raw), decimals: 0)
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    private func writeVectors(_ w: inout JSONWriter, _ translation: Vector, _ velocity: Vector) {
+        w.field("dx", translation.dx, decimals: 2)
+        w.field("dy", translation.dy, decimals: 2)
+        w.field("vx", velocity.dx, decimals: 1)
+        w.field("vy", velocity.dy, decimals: 1)
+    }
+
+    /// The event as one JSON line without the trailing newline (for tests and small outputs).
+    public var json: String {
+        var w = JSONWriter(capacity: 256)
+        writeJSON(into: &w)
+        return w.string
+    }
+
+    public var description: String { json }
+}

@@ -1,0 +1,546 @@
+import TouchlineCore
+
+/// Where a recognizer stands in its target's arena.
+public enum ArenaStatus: UInt8, Hashable, Sendable, CustomStringConvertible {
+    /// Not in an arena (its target has no open arena).
+    case idle
+    /// In the arena, undecided.
+    case possible
+    /// Undecided and keeping the arena open after the last lift (a tap waiting for the next).
+    case holding
+    /// Claimed, but a recognizer it `requiresFailureOf` is still possible.
+    case waiting
+    /// Won: its events go out.
+    case won
+    /// Won and done for this arena.
+    case finished
+    /// Failed or rejected for this arena.
+    case failed
+
+    public var description: String {
+        switch self {
+        case .idle: return "idle"
+        case .possible: return "possible"
+        case .holding: return "holding"
+        case .waiting: return "waiting"
+        case .won: return "won"
+        case .finished: return "finished"
+        case .failed: return "failed"
+        }
+    }
+
+    /// Undecided: can still claim or fail, and keeps the arena open.
+    var isPending: Bool {
+        switch self {
+        case .possible, .holding, .waiting: return true
+        case .idle, .won, .finished, .failed: return false
+        }
+    }
+
+    /// Receives the target's contact inputs.
+    var receivesContacts: Bool {
+        switch self {
+        case .possible, .holding, .waiting, .won: return true
+        case .idle, .finished, .failed: return false
+        }
+    }
+}
+
+/// The recognizer graph: targets, recognizers, relations, one arena per target. Pure: time comes
+/// only from frames and from `advance(to:)`; every pending timeout is published as
+/// `nextDeadline`.
+///
+/// Arenas: a contact belongs to the topmost target under its first position and joins that
+/// target's arena; contacts that land on a target while its arena is open share it (a
+/// multi-finger gesture is one decision). The arena opens at the first contact, and closes when
+/// no contact is down and no recognizer is undecided or holding. See docs/gestures.md#arbitration.
+public struct GestureGraph: Sendable {
+    public let configuration: GraphConfiguration
+    public let surface: Size
+    /// Written into every event's `device` key.
+    public var device: Int = 0
+    /// Emit decision lines (`"gesture":"explain"`) alongside the gesture events.
+    public var explain: Bool = false
+
+    /// Contacts tracked at once; more are ignored and counted (as the frame assembler's
+    /// default capacity).
+    public static let contactCapacity = 32
+
+    /// Contacts that landed on no target or beyond `contactCapacity`.
+    public private(set) var ignoredContacts = 0
+    /// Inputs a state machine had no transition for (our bugs), each reported as an explain
+    /// line with phase `bug` when explaining.
+    public private(set) var internalErrors = 0
+    /// Lines emitted so far (the next event's `seq`).
+    public private(set) var seq = 0
+
+    struct TargetState: Sendable {
+        var name: String
+        var rect: Rect
+        var hitRect: Rect
+        var z: Int
+        var members: UInt64 = 0
+        var winners: UInt64 = 0
+        var open = false
+        var lastTime: Timestamp? = nil
+        var lastCentroid = Point.zero
+    }
+
+    struct Tracked: Sendable {
+        var id: ContactID
+        var target: Int
+        var first: Point
+        var position: Point
+        var previous: Point
+        var phase: ContactPhase
+        var isNew: Bool
+    }
+
+    var targets: [TargetState]
+    /// Target indices, topmost first.
+    var hitOrder: [Int]
+    var recognizers: [AnyRecognizer]
+    var status: [ArenaStatus]
+    var claimReasons: [Reason?]
+    let names: [String]
+    let kinds: [GestureKind]
+    let targetOf: [Int]
+    let simultaneous: [UInt64]
+    let requires: [UInt64]
+    var contacts: [Tracked]
+
+    public init(configuration: GraphConfiguration, surface: Size) {
+        self.configuration = configuration
+        self.surface = surface
+        var targetSpecs = configuration.targets
+        if targetSpecs.isEmpty { targetSpecs = [.surface()] }
+        targets = targetSpecs.map { spec in
+            let rect = spec.millimetreRect(on: surface)
+            let width = max(rect.width, Thresholds.minimumHitSize)
+            let height = max(rect.height, Thresholds.minimumHitSize)
+            let hit = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width: width, height: height)
+            return TargetState(name: spec.name, rect: rect, hitRect: hit, z: spec.z)
+        }
+        // Topmost first: higher z, then later declaration.
+        hitOrder = Array(targetSpecs.indices).sorted { a, b in
+            targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
+        }
+        let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
+        recognizers = specs.map { AnyRecognizer($0.kind, surface: surface) }
+        status = Array(repeating: .idle, count: specs.count)
+        claimReasons = Array(repeating: nil, count: specs.count)
+        names = specs.map(\.name)
+        kinds = specs.map(\.kind.gesture)
+        let targetNames = targetSpecs.map(\.name)
+        targetOf = specs.map { spec in targetNames.firstIndex(of: spec.target) ?? 0 }
+        var sim = Array(repeating: UInt64(0), count: specs.count)
+        var req = Array(repeating: UInt64(0), count: specs.count)
+        let recognizerNames = specs.map(\.name)
+        for (i, spec) in specs.enumerated() {
+            for other in spec.simultaneousWith {
+                if let j = recognizerNames.firstIndex(of: other) {
+                    sim[i] |= 1 << UInt64(j)
+                    sim[j] |= 1 << UInt64(i)
+                }
+            }
+            for other in spec.requiresFailureOf {
+                if let j = recognizerNames.firstIndex(of: other), j != i { req[i] |= 1 << UInt64(j) }
+            }
+        }
+        simultaneous = sim
+        requires = req
+        for (i, t) in targetOf.enumerated() { targets[t].members |= 1 << UInt64(i) }
+        contacts = []
+        contacts.reserveCapacity(GestureGraph.contactCapacity)
+    }
+
+    // MARK: - Time
+
+    /// The earliest deadline any recognizer published (ties by declaration order); nil when
+    /// nothing waits for time.
+    public var nextDeadline: Timestamp? { earliestDeadline()?.1 }
+
+    func earliestDeadline() -> (Int, Timestamp)? {
+        var best: (Int, Timestamp)? = nil
+        for i in recognizers.indices where status[i].receivesContacts {
+            if let d = recognizers[i].deadline, best == nil || d < best!.1 { best = (i, d) }
+        }
+        return best
+    }
+
+    /// Fires every deadline at or before `time`, in order, each at its own timestamp.
+    public mutating func advance(to time: Timestamp, emit: (GestureEvent) -> Void) {
+        while let (i, d) = earliestDeadline(), d <= time { fire(i, d, emit) }
+    }
+
+    /// Fires every deadline strictly before `time` (a frame at a deadline's exact time comes
+    /// first: "within 300 ms" includes 300 ms).
+    mutating func fireDeadlines(before time: Timestamp, emit: (GestureEvent) -> Void) {
+        while let (i, d) = earliestDeadline(), d < time { fire(i, d, emit) }
+    }
+
+    mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let target = targetOf[i]
+        deliver(i, .deadlineReached(d), emit)
+        if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
+    }
+
+    /// True when no contact is down, no arena is open and no deadline is pending.
+    public var isIdle: Bool {
+        contacts.isEmpty && targets.allSatisfy { !$0.open } && nextDeadline == nil
+    }
+
+    /// What is still pending, for a test's failure message; empty when idle.
+    public var pendingDescription: String {
+        var parts: [String] = []
+        if !contacts.isEmpty { parts.append("contacts down: \(contacts.map { $0.id.description }.joined(separator: ","))") }
+        for t in targets where t.open { parts.append("arena of target '\(t.name)' open") }
+        for i in recognizers.indices where status[i] != .idle {
+            parts.append("\(names[i]): \(status[i]) in state \(recognizers[i].stateName)")
+        }
+        if let d = nextDeadline { parts.append("deadline at \(d)") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// Each recognizer's name, arena status and state, for tests and observers.
+    public var recognizerStates: [(name: String, status: ArenaStatus, state: String)] {
+        recognizers.indices.map { (names[$0], status[$0], recognizers[$0].stateName.description) }
+    }
+
+    // MARK: - Frames
+
+    /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
+    /// contacts to the recognizers of the targets they belong to.
+    public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
+        fireDeadlines(before: frame.time, emit: emit)
+        for i in contacts.indices {
+            contacts[i].previous = contacts[i].position
+            contacts[i].isNew = false
+            if contacts[i].phase == .began || contacts[i].phase == .moved { contacts[i].phase = .stationary }
+        }
+        for c in frame.contacts {
+            if let i = contacts.firstIndex(where: { $0.id == c.id }) {
+                contacts[i].position = c.position
+                contacts[i].phase = c.phase == .began ? .moved : c.phase
+                continue
+            }
+            if c.phase.isFinal { continue }
+            guard contacts.count < GestureGraph.contactCapacity, let target = hitTest(c.position) else {
+                ignoredContacts += 1
+                continue
+            }
+            contacts.append(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
+        }
+        for t in targets.indices where hasContacts(on: t) {
+            deliverFrame(to: t, at: frame.time, emit)
+        }
+        contacts.removeAll { $0.phase.isFinal }
+        for t in targets.indices where targets[t].open && !hasContacts(on: t) {
+            sweepAndClose(t, at: frame.time, emit)
+        }
+    }
+
+    /// Ends every contact as cancelled at `time` (end of input, device removed, SIGTERM), after
+    /// firing the deadlines before it.
+    public mutating func cancelAll(at time: Timestamp, emit: (GestureEvent) -> Void) {
+        guard !contacts.isEmpty else { return }
+        var frame = TouchFrame(time: time)
+        for c in contacts {
+            frame.contacts.append(Contact(id: c.id, phase: .cancelled, position: c.position, normalized: Point(x: c.position.x / max(surface.width, 1), y: c.position.y / max(surface.height, 1))))
+        }
+        process(frame, emit: emit)
+    }
+
+    func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
+
+    /// The target a contact landing at `p` belongs to: among the targets whose rectangle or
+    /// minimum hit area (7 mm square, centred) holds `p`, those with the highest z; of these, one
+    /// whose rectangle holds `p` (the later declared on top), else the nearest. So a small
+    /// target is easy to hit above a background, but never takes a point inside a neighbour at
+    /// its own level.
+    func hitTest(_ p: Point) -> Int? {
+        var best: (index: Int, z: Int, distance: Double)? = nil
+        for t in hitOrder where targets[t].hitRect.contains(p) || targets[t].rect.contains(p) {
+            let z = targets[t].z
+            let d = targets[t].rect.distance(to: p)
+            if let b = best {
+                if z < b.z { break }
+                if d < b.distance { best = (t, z, d) }
+            } else {
+                best = (t, z, d)
+            }
+        }
+        return best?.index
+    }
+
+    func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {
+        var s = GroupSample(time: time)
+        var sum = Vector.zero
+        var common = 0
+        var prevSum = Vector.zero, nowSum = Vector.zero
+        var moved = false
+        for c in contacts where c.target == t {
+            s.present += 1
+            switch c.phase {
+            case .ended: s.ended += 1
+            case .cancelled: s.cancelled += 1
+            case .began, .moved, .stationary: break
+            }
+            if c.isNew { s.began += 1 } else {
+                common += 1
+                prevSum = prevSum + Vector(dx: c.previous.x, dy: c.previous.y)
+                nowSum = nowSum + Vector(dx: c.position.x, dy: c.position.y)
+                if c.position != c.previous { moved = true }
+            }
+            sum = sum + Vector(dx: c.position.x, dy: c.position.y)
+            s.maxTravel = max(s.maxTravel, c.position.distance(to: c.first))
+        }
+        s.remaining = s.present - s.ended - s.cancelled
+        guard s.present > 0 else { return (s, false) }
+        s.centroid = Point(x: sum.dx / Double(s.present), y: sum.dy / Double(s.present))
+        var spread = 0.0
+        for c in contacts where c.target == t { spread += c.position.distance(to: s.centroid) }
+        s.span = 2 * spread / Double(s.present)
+        if common > 0 {
+            let n = Double(common)
+            let cPrev = Point(x: prevSum.dx / n, y: prevSum.dy / n)
+            let cNow = Point(x: nowSum.dx / n, y: nowSum.dy / n)
+            s.translationDelta = cNow - cPrev
+            if common >= 2 {
+                var spanPrev = 0.0, spanNow = 0.0, turn = 0.0, weight = 0.0
+                for c in contacts where c.target == t && !c.isNew {
+                    let a = c.previous - cPrev
+                    let b = c.position - cNow
+                    spanPrev += a.length
+                    spanNow += b.length
+                    // A contact near the centroid says little about the turn; weight by radius.
+                    let w = min(a.length, b.length)
+                    if w > 0.01 {
+                        turn += GestureMath.angle(from: a, to: b) * w
+                        weight += w
+                    }
+                }
+                spanPrev = 2 * spanPrev / n
+                spanNow = 2 * spanNow / n
+                s.spanDelta = spanNow - spanPrev
+                s.spanRatio = max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan)
+                s.rotationDelta = weight > 0 ? turn / weight : 0
+            }
+        }
+        if let last = targets[t].lastTime, time > last { s.elapsed = time - last }
+        return (s, moved)
+    }
+
+    mutating func deliverFrame(to t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let (s, moved) = sample(for: t, at: time)
+        targets[t].lastTime = time
+        targets[t].lastCentroid = s.centroid
+        if s.began > 0 {
+            if !targets[t].open {
+                targets[t].open = true
+                targets[t].winners = 0
+                for i in MemberIndices(targets[t].members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
+            }
+            for i in MemberIndices(targets[t].members) {
+                if status[i] == .holding { status[i] = .possible }
+                if status[i].receivesContacts { deliver(i, .contactDown(s), emit) }
+            }
+        }
+        if moved {
+            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, .contactsMoved(s), emit) } }
+        }
+        if s.ended > 0 {
+            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, .contactLifted(s), emit) } }
+        }
+        if s.cancelled > 0 {
+            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, .contactCancelled(s), emit) } }
+        }
+    }
+
+    // MARK: - Arena
+
+
+    mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
+        let action = recognizers[i].handle(input)
+        apply(i, action, at: input.time, emit)
+    }
+
+    mutating func apply(_ i: Int, _ action: RecognizerAction, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        switch action {
+        case .none:
+            break
+        case .hold:
+            if status[i] == .possible {
+                status[i] = .holding
+                explainLine(i, .held, .note("keeps the arena open for a next tap"), at: time, emit)
+            }
+        case let .claim(reason):
+            claim(i, reason, at: time, emit)
+        case let .fail(reason):
+            guard status[i].isPending || status[i] == .won else { break }
+            status[i] = .failed
+            explainLine(i, .failed, reason, at: time, emit)
+            resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
+        case let .emit(e):
+            if status[i] == .won { emitEvent(i, e, at: time, emit) } else { reportBug(i, state: "not won", input: "emit", at: time, emit) }
+        case let .finish(e, then):
+            if status[i] == .won {
+                emitEvent(i, e, at: time, emit)
+                if let then { emitEvent(i, then, at: time, emit) }
+                status[i] = .finished
+            } else {
+                reportBug(i, state: "not won", input: "finish", at: time, emit)
+            }
+        case let .impossible(state, input):
+            reportBug(i, state: state, input: input, at: time, emit)
+        }
+    }
+
+    mutating func reportBug(_ i: Int, state: StaticString, input: StaticString, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        internalErrors += 1
+        explainLine(i, .bug, .impossible(state: state, input: input), at: time, emit)
+        _ = recognizers[i].handle(.rejected(time))
+        status[i] = .failed
+        resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
+    }
+
+    func pendingMask(_ t: Int) -> UInt64 {
+        var mask: UInt64 = 0
+        var m = targets[t].members
+        while m != 0 {
+            let i = m.trailingZeroBitCount
+            m &= m - 1
+            if status[i].isPending { mask |= 1 << UInt64(i) }
+        }
+        return mask
+    }
+
+    func firstName(in mask: UInt64) -> String { names[mask.trailingZeroBitCount] }
+
+    mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        guard status[i].isPending else { return }
+        let t = targetOf[i]
+        let winners = targets[t].winners
+        let blockersWon = requires[i] & winners
+        if blockersWon != 0 {
+            reject(i, .blockerWon(firstName(in: blockersWon)), at: time, emit)
+            return
+        }
+        let blockers = requires[i] & pendingMask(t) & ~(1 << UInt64(i))
+        if blockers != 0 {
+            status[i] = .waiting
+            claimReasons[i] = reason
+            explainLine(i, .waiting, .waitingFor(firstName(in: blockers)), at: time, emit)
+            return
+        }
+        let rivals = winners & ~simultaneous[i]
+        if rivals != 0 {
+            reject(i, .lostTo(firstName(in: rivals)), at: time, emit)
+            return
+        }
+        win(i, winners != 0 ? .simultaneousWith(firstName(in: winners)) : reason, at: time, emit)
+    }
+
+    mutating func win(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let t = targetOf[i]
+        status[i] = .won
+        claimReasons[i] = nil
+        targets[t].winners |= 1 << UInt64(i)
+        explainLine(i, .won, reason, at: time, emit)
+        deliver(i, .accepted(time), emit)
+        for j in MemberIndices(targets[t].members) {
+            guard j != i, status[j].isPending else { continue }
+            let bit = UInt64(1) << UInt64(i)
+            if requires[j] & bit != 0 {
+                reject(j, .blockerWon(names[i]), at: time, emit)
+            } else if simultaneous[i] & (1 << UInt64(j)) == 0 {
+                reject(j, .lostTo(names[i]), at: time, emit)
+            }
+        }
+    }
+
+    mutating func reject(_ j: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        status[j] = .failed
+        claimReasons[j] = nil
+        explainLine(j, .failed, reason, at: time, emit)
+        let action = recognizers[j].handle(.rejected(time))
+        if case .none = action {} else { apply(j, action, at: time, emit) }
+        resolveWaiting(on: targetOf[j], failed: j, at: time, emit)
+    }
+
+    /// After `failed` left the arena, every waiting claim whose blockers are all gone stands
+    /// again (in declaration order).
+    mutating func resolveWaiting(on t: Int, failed: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        for j in MemberIndices(targets[t].members) {
+            guard status[j] == .waiting else { continue }
+            if requires[j] & targets[t].winners != 0 {
+                reject(j, .blockerWon(firstName(in: requires[j] & targets[t].winners)), at: time, emit)
+                continue
+            }
+            guard requires[j] & pendingMask(t) == 0 else { continue }
+            status[j] = .possible
+            let reason = claimReasons[j] ?? .note("claimed")
+            claimReasons[j] = nil
+            if explain { explainLine(j, .waiting, .blockerFailed(names[failed]), at: time, emit) }
+            claim(j, reason, at: time, emit)
+        }
+    }
+
+    /// After the last contact of target `t` lifted (or a deadline passed with none down):
+    /// undecided members that neither hold the arena nor wait for a blocker fail ("swept");
+    /// when no one is undecided or active any more, the arena closes.
+    mutating func sweepAndClose(_ t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        guard targets[t].open else { return }
+        for i in MemberIndices(targets[t].members) {
+            if status[i] == .possible { reject(i, .swept, at: time, emit) }
+            if status[i] == .won { reportBug(i, state: recognizers[i].stateName, input: "arena close", at: time, emit) }
+        }
+        var open = false
+        for i in MemberIndices(targets[t].members) { if status[i].isPending || status[i] == .won { open = true } }
+        if !open {
+            targets[t].open = false
+            targets[t].winners = 0
+            for i in MemberIndices(targets[t].members) { status[i] = .idle }
+        }
+    }
+
+    // MARK: - Output
+
+    func contactList(on t: Int) -> ContactList {
+        var list = ContactList()
+        for c in contacts where c.target == t { list.append(c.id) }
+        return list
+    }
+
+    mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let t = targetOf[i]
+        let event = GestureEvent(
+            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targets[t].name,
+            recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
+        seq += 1
+        emit(event)
+    }
+
+    mutating func explainLine(_ i: Int, _ phase: GesturePhase, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        guard explain else { return }
+        let t = targetOf[i]
+        let list = contactList(on: t)
+        let event = GestureEvent(
+            seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targets[t].name,
+            recognizer: names[i], fingers: list.count, position: targets[t].lastCentroid, contacts: list, detail: .explain(reason))
+        seq += 1
+        emit(event)
+    }
+}
+
+/// The recognizer indices in a membership mask, ascending (declaration order).
+struct MemberIndices: Sequence, IteratorProtocol {
+    var mask: UInt64
+    init(_ mask: UInt64) { self.mask = mask }
+    mutating func next() -> Int? {
+        guard mask != 0 else { return nil }
+        let i = mask.trailingZeroBitCount
+        mask &= mask - 1
+        return i
+    }
+}

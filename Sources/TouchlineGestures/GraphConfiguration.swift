@@ -1,0 +1,247 @@
+import TouchlineCore
+
+// The graph's configuration: targets, recognizers with their parameters, relations. Built in
+// code, parsed from TOML (ConfigParser.swift, docs/config.md), or the embedded default.
+
+/// A rectangle in a target's units (mm, or 0…1 of the sensor).
+public struct Rect: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public func contains(_ p: Point) -> Bool { p.x >= x && p.x <= maxX && p.y >= y && p.y <= maxY }
+    /// Distance from `p` to the rectangle (0 inside).
+    public func distance(to p: Point) -> Double {
+        let dx = max(x - p.x, 0, p.x - maxX)
+        let dy = max(y - p.y, 0, p.y - maxY)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}
+
+/// A named region of the sensor that contacts land on.
+public struct TargetSpec: Hashable, Sendable {
+    public enum Units: String, Hashable, Sendable {
+        case millimetres = "mm"
+        case normalized
+    }
+    public var name: String
+    public var rect: Rect
+    public var units: Units
+    /// Higher is on top; equal z: the one declared later is on top (as later-drawn views are).
+    public var z: Int
+
+    public init(name: String, rect: Rect, units: Units = .millimetres, z: Int = 0) {
+        self.name = name
+        self.rect = rect
+        self.units = units
+        self.z = z
+    }
+
+    /// The whole sensor.
+    public static func surface(name: String = "surface") -> TargetSpec {
+        TargetSpec(name: name, rect: Rect(x: 0, y: 0, width: 1, height: 1), units: .normalized, z: 0)
+    }
+
+    /// The rectangle in mm on a sensor of `size`.
+    public func millimetreRect(on size: Size) -> Rect {
+        switch units {
+        case .millimetres: return rect
+        case .normalized:
+            return Rect(x: rect.x * size.width, y: rect.y * size.height, width: rect.width * size.width, height: rect.height * size.height)
+        }
+    }
+}
+
+public struct TapParameters: Hashable, Sendable {
+    /// Exact number of fingers; 0 accepts any number and reports it.
+    public var fingers = 0
+    /// Taps in a series needed to recognize (1 single, 2 double…); ignored when `eager`.
+    public var taps = 1
+    /// Report every tap at its lift with the series' `count` so far (1, then 2, …) instead of
+    /// recognizing once `taps` is reached.
+    public var eager = false
+    public var maxDuration = Thresholds.tapMaxDuration
+    public var slop = Thresholds.tapSlop
+    public var multiTapInterval = Thresholds.multiTapInterval
+    public var multiTapDistance = Thresholds.multiTapDistance
+    public init() {}
+}
+
+public struct LongPressParameters: Hashable, Sendable {
+    /// Exact number of fingers; 0 accepts any.
+    public var fingers = 0
+    public var minimumDuration = Thresholds.longPressDuration
+    public var slop = Thresholds.longPressSlop
+    public init() {}
+}
+
+public struct PanParameters: Hashable, Sendable {
+    public var minimumFingers = 1
+    public var maximumFingers = 10
+    public var slop = Thresholds.panSlop
+    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public init() {}
+}
+
+public struct SwipeParameters: Hashable, Sendable {
+    /// Exact number of fingers; 0 accepts any.
+    public var fingers = 0
+    public var minimumDistance = Thresholds.swipeMinDistance
+    public var minimumVelocity = Thresholds.swipeMinVelocity
+    /// Degrees.
+    public var maximumAngle = Thresholds.swipeMaxAngle
+    public var maximumDuration = Thresholds.swipeMaxDuration
+    public init() {}
+}
+
+public struct EdgeSwipeParameters: Hashable, Sendable {
+    public var margin = Thresholds.edgeMargin
+    public var slop = Thresholds.edgeSlop
+    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public init() {}
+}
+
+public struct PinchParameters: Hashable, Sendable {
+    public var minimumSpanChange = Thresholds.pinchMinSpanChange
+    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public init() {}
+}
+
+public struct RotateParameters: Hashable, Sendable {
+    /// Degrees.
+    public var minimumAngle = Thresholds.rotateMinAngle
+    /// How far the turn must carry the fingers along their circle (rotation × span / 2), mm.
+    public var minimumTravel = Thresholds.rotateMinTravel
+    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public init() {}
+}
+
+/// A recognizer's kind with its parameters.
+public enum RecognizerKind: Hashable, Sendable {
+    case tap(TapParameters)
+    case longPress(LongPressParameters)
+    case pan(PanParameters)
+    case swipe(SwipeParameters)
+    case edgeSwipe(EdgeSwipeParameters)
+    case pinch(PinchParameters)
+    case rotate(RotateParameters)
+
+    public var gesture: GestureKind {
+        switch self {
+        case .tap: return .tap
+        case .longPress: return .longPress
+        case .pan: return .pan
+        case .swipe: return .swipe
+        case .edgeSwipe: return .edgeSwipe
+        case .pinch: return .pinch
+        case .rotate: return .rotate
+        }
+    }
+}
+
+public struct RecognizerSpec: Hashable, Sendable {
+    /// Unique within the graph; events carry it as `recognizer`.
+    public var name: String
+    public var kind: RecognizerKind
+    /// The target's name.
+    public var target: String
+    /// Recognizers that may win alongside this one (the relation is symmetric).
+    public var simultaneousWith: [String]
+    /// Recognizers that must fail before this one's claim stands.
+    public var requiresFailureOf: [String]
+
+    public init(name: String, kind: RecognizerKind, target: String = "surface", simultaneousWith: [String] = [], requiresFailureOf: [String] = []) {
+        self.name = name
+        self.kind = kind
+        self.target = target
+        self.simultaneousWith = simultaneousWith
+        self.requiresFailureOf = requiresFailureOf
+    }
+}
+
+/// The whole graph: targets (hit-tested in z order) and recognizers (in declaration order, which
+/// breaks ties).
+public struct GraphConfiguration: Hashable, Sendable {
+    public var targets: [TargetSpec]
+    public var recognizers: [RecognizerSpec]
+
+    public init(targets: [TargetSpec], recognizers: [RecognizerSpec]) {
+        self.targets = targets
+        self.recognizers = recognizers
+    }
+
+    /// Most recognizers a graph holds (arena membership is a 64-bit set).
+    public static let maximumRecognizers = 64
+
+    /// The embedded default: the whole surface as one target; tap (eager count), long press,
+    /// edge swipe, swipe, pinch, rotate, pan. Pinch, rotate and pan are mutually simultaneous:
+    /// two fingers manipulate (move, scale and turn at once), as Flutter's scale recognizer and
+    /// map views do. Swipe is simultaneous with pan and edge swipe, so that a quick stroke is
+    /// both a pan (for scrolling) and a swipe.
+    public static let `default`: GraphConfiguration = {
+        var tap = TapParameters()
+        tap.eager = true
+        return GraphConfiguration(
+            targets: [.surface()],
+            recognizers: [
+                RecognizerSpec(name: "tap", kind: .tap(tap)),
+                RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters())),
+                RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe(EdgeSwipeParameters())),
+                RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()), simultaneousWith: ["pan", "edgeSwipe"]),
+                RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: ["rotate", "pan"]),
+                RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()), simultaneousWith: ["pan"]),
+                RecognizerSpec(name: "pan", kind: .pan(PanParameters())),
+            ]
+        )
+    }()
+
+    /// Checks names and references; the parser reports the same problems with file and line.
+    public func validate() throws(ConfigError) {
+        var names = Set<String>()
+        for t in targets {
+            if !names.insert(t.name).inserted { throw ConfigError(file: "", line: 0, message: "target '\(t.name)' is declared twice") }
+            if t.rect.width <= 0 || t.rect.height <= 0 { throw ConfigError(file: "", line: 0, message: "target '\(t.name)' has an empty rect") }
+        }
+        if recognizers.count > GraphConfiguration.maximumRecognizers {
+            throw ConfigError(file: "", line: 0, message: "a graph holds at most \(GraphConfiguration.maximumRecognizers) recognizers, this one has \(recognizers.count)")
+        }
+        var recognizerNames = Set<String>()
+        for r in recognizers {
+            if !recognizerNames.insert(r.name).inserted { throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' is declared twice") }
+            if !names.contains(r.target) { throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' names target '\(r.target)', which is not declared") }
+        }
+        for r in recognizers {
+            for other in r.simultaneousWith + r.requiresFailureOf where !recognizerNames.contains(other) {
+                throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' names recognizer '\(other)', which is not declared")
+            }
+            if r.requiresFailureOf.contains(r.name) {
+                throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' cannot require its own failure")
+            }
+        }
+    }
+}
+
+/// A configuration problem, printed as "FILE:LINE: sentence".
+public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var file: String
+    /// 1-based; 0 when the problem is not on one line.
+    public var line: Int
+    public var message: String
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+    public var description: String {
+        if file.isEmpty { return message }
+        return line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
+    }
+}

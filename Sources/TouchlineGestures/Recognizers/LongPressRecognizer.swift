@@ -1,0 +1,151 @@
+import TouchlineCore
+
+/// Long press: contacts held `minimumDuration` without any moving more than `slop`; then
+/// `changed` on motion and `ended` at the last lift. Diagram: docs/gestures.md#long-press.
+public struct LongPressRecognizer: Hashable, Sendable {
+    public struct Press: Hashable, Sendable {
+        public var start: Timestamp
+        public var fingers: Int
+        public var position: Point
+        public var travel: Double
+        /// All contacts lifted while the claim waited for the arena.
+        public var lifted: Bool
+    }
+
+    public enum State: Hashable, Sendable, CustomStringConvertible {
+        case idle
+        /// Contacts down, the duration not reached yet.
+        case pressing(Press)
+        /// Duration reached, claimed, waiting for the arena.
+        case claimed(Press)
+        /// Won: `began` sent.
+        case active(Press)
+
+        public var name: StaticString {
+            switch self {
+            case .idle: return "idle"
+            case .pressing: return "pressing"
+            case .claimed: return "claimed"
+            case .active: return "active"
+            }
+        }
+        public var description: String { name.description }
+    }
+
+    public let parameters: LongPressParameters
+    public private(set) var state: State = .idle
+
+    public init(parameters: LongPressParameters) { self.parameters = parameters }
+
+    public var deadline: Timestamp? {
+        switch state {
+        case let .pressing(press): return press.start + parameters.minimumDuration
+        case .idle, .claimed, .active: return nil
+        }
+    }
+
+    private func emission(_ phase: GesturePhase, _ press: Press, at time: Timestamp) -> Emission {
+        Emission(phase, fingers: press.fingers, position: press.position, detail: .longPress(duration: time - press.start))
+    }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
+        switch (state, input) {
+        case let (.idle, .contactDown(s)):
+            state = .pressing(Press(start: s.time, fingers: s.present, position: s.centroid, travel: s.maxTravel, lifted: false))
+            return checkFingers(s.present)
+
+        case (.pressing(var press), .contactDown(let s)):
+            press.fingers = max(press.fingers, s.present)
+            press.position = s.centroid
+            state = .pressing(press)
+            return checkFingers(press.fingers)
+
+        case (.pressing(var press), .contactsMoved(let s)):
+            press.travel = max(press.travel, s.maxTravel)
+            press.position = s.centroid
+            if press.travel > parameters.slop {
+                state = .idle
+                return .fail(.exceeded("movement", value: press.travel, limit: parameters.slop, .millimetres))
+            }
+            state = .pressing(press)
+            return .none
+
+        case let (.pressing(press), .contactLifted(s)):
+            state = .idle
+            return .fail(.shortOf("held", value: (s.time - press.start).milliseconds, limit: parameters.minimumDuration.milliseconds, .milliseconds))
+
+        case (.pressing, .contactCancelled):
+            state = .idle
+            return .fail(.note("a contact was cancelled"))
+
+        case let (.pressing(press), .deadlineReached(time)):
+            if parameters.fingers != 0 && press.fingers != parameters.fingers {
+                state = .idle
+                return .fail(.fingers(count: press.fingers, minimum: parameters.fingers, maximum: parameters.fingers))
+            }
+            state = .claimed(press)
+            return .claim(.reached("held", value: (time - press.start).milliseconds, limit: parameters.minimumDuration.milliseconds, .milliseconds))
+
+        case (.claimed(var press), .contactDown(let s)), (.claimed(var press), .contactsMoved(let s)):
+            press.position = s.centroid
+            press.fingers = max(press.fingers, s.present)
+            state = .claimed(press)
+            return .none
+
+        case (.claimed(var press), .contactLifted(let s)):
+            if s.remaining == 0 { press.lifted = true }
+            state = .claimed(press)
+            return .none
+
+        case (.claimed, .contactCancelled):
+            state = .idle
+            return .fail(.note("a contact was cancelled"))
+
+        case let (.claimed(press), .accepted(time)):
+            if press.lifted {
+                state = .idle
+                return .finish(emission(.began, press, at: time), then: emission(.ended, press, at: time))
+            }
+            state = .active(press)
+            return .emit(emission(.began, press, at: time))
+
+        case (.active(var press), .contactDown(let s)):
+            press.fingers = max(press.fingers, s.present)
+            state = .active(press)
+            return .none
+
+        case (.active(var press), .contactsMoved(let s)):
+            press.position = s.centroid
+            state = .active(press)
+            return .emit(emission(.changed, press, at: s.time))
+
+        case (.active(let press), .contactLifted(let s)):
+            if s.remaining > 0 { return .none }
+            state = .idle
+            return .finish(emission(.ended, press, at: s.time), then: nil)
+
+        case (.active(let press), .contactCancelled(let s)):
+            state = .idle
+            return .finish(emission(.cancelled, press, at: s.time), then: nil)
+
+        case (_, .rejected):
+            state = .idle
+            return .none
+
+        case (.idle, .contactsMoved), (.idle, .contactLifted), (.idle, .contactCancelled), (.idle, .deadlineReached),
+             (.idle, .accepted), (.pressing, .accepted), (.claimed, .deadlineReached), (.active, .deadlineReached),
+             (.active, .accepted):
+            let name = state.name
+            state = .idle
+            return .impossible(state: name, input: input.name)
+        }
+    }
+
+    private mutating func checkFingers(_ count: Int) -> RecognizerAction {
+        if parameters.fingers != 0 && count > parameters.fingers {
+            state = .idle
+            return .fail(.fingers(count: count, minimum: parameters.fingers, maximum: parameters.fingers))
+        }
+        return .none
+    }
+}

@@ -1,0 +1,171 @@
+import TouchlineCore
+
+/// Tap: N fingers down and up within `maxDuration`, none moving more than `slop`; taps within
+/// `multiTapInterval` (lift to next down) and `multiTapDistance` of each other count up.
+/// Diagram: docs/gestures.md#tap.
+public struct TapRecognizer: Hashable, Sendable {
+    /// A finished tap, remembered to count the next one.
+    public struct Series: Hashable, Sendable {
+        public var count: Int
+        public var lift: Timestamp
+        public var position: Point
+    }
+
+    public struct Touch: Hashable, Sendable {
+        public var start: Timestamp
+        public var count: Int
+        public var fingers: Int
+        public var position: Point
+        public var travel: Double
+    }
+
+    public struct Tap: Hashable, Sendable {
+        public var series: Series
+        public var fingers: Int
+        public var duration: Interval
+    }
+
+    public enum State: Hashable, Sendable, CustomStringConvertible {
+        /// No contact; `series` is the last tap when the next may count up from it.
+        case idle(series: Series?)
+        /// Contacts down.
+        case touching(Touch)
+        /// A tap done, fewer than `taps` in the series: the arena is held until the next tap or
+        /// the deadline.
+        case waitingForNextTap(Tap)
+        /// Claimed at the lift, waiting for the arena's answer.
+        case claimed(Tap)
+
+        public var name: StaticString {
+            switch self {
+            case .idle: return "idle"
+            case .touching: return "touching"
+            case .waitingForNextTap: return "waitingForNextTap"
+            case .claimed: return "claimed"
+            }
+        }
+        public var description: String { name.description }
+    }
+
+    public let parameters: TapParameters
+    public private(set) var state: State = .idle(series: nil)
+
+    public init(parameters: TapParameters) { self.parameters = parameters }
+
+    public var deadline: Timestamp? {
+        switch state {
+        case let .touching(touch): return touch.start + parameters.maxDuration
+        case let .waitingForNextTap(tap): return tap.series.lift + parameters.multiTapInterval
+        case .idle, .claimed: return nil
+        }
+    }
+
+    /// The count a tap starting now at `position` gets after `series`, or nil when it starts a
+    /// new series.
+    private func continues(_ series: Series?, at time: Timestamp, _ position: Point) -> Bool {
+        guard let series else { return false }
+        return time - series.lift <= parameters.multiTapInterval
+            && position.distance(to: series.position) <= parameters.multiTapDistance
+    }
+
+    private var fingerRange: (Int, Int) {
+        parameters.fingers == 0 ? (1, Int.max) : (parameters.fingers, parameters.fingers)
+    }
+
+    private func emission(_ tap: Tap) -> Emission {
+        Emission(.recognized, fingers: tap.fingers, position: tap.series.position, detail: .tap(count: tap.series.count, duration: tap.duration))
+    }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
+        switch (state, input) {
+        case let (.idle(series), .contactDown(s)):
+            let count = continues(series, at: s.time, s.centroid) ? series!.count + 1 : 1
+            state = .touching(Touch(start: s.time, count: count, fingers: s.present, position: s.centroid, travel: s.maxTravel))
+            return checkFingers()
+
+        case (.touching(var touch), .contactDown(let s)):
+            touch.fingers = max(touch.fingers, s.present)
+            touch.position = s.centroid
+            state = .touching(touch)
+            return checkFingers()
+
+        case (.touching(var touch), .contactsMoved(let s)):
+            touch.travel = max(touch.travel, s.maxTravel)
+            state = .touching(touch)
+            if touch.travel > parameters.slop {
+                state = .idle(series: nil)
+                return .fail(.exceeded("movement", value: touch.travel, limit: parameters.slop, .millimetres))
+            }
+            return .none
+
+        case (.touching(let touch), .contactLifted(let s)):
+            if s.remaining > 0 { return .none }
+            let duration = s.time - touch.start
+            let tap = Tap(series: Series(count: touch.count, lift: s.time, position: touch.position), fingers: touch.fingers, duration: duration)
+            let (minimum, maximum) = fingerRange
+            if touch.fingers < minimum || touch.fingers > maximum {
+                state = .idle(series: nil)
+                return .fail(.fingers(count: touch.fingers, minimum: minimum, maximum: maximum))
+            }
+            if parameters.eager || touch.count >= parameters.taps {
+                state = .claimed(tap)
+                return .claim(.within("lifted after", value: duration.milliseconds, limit: parameters.maxDuration.milliseconds, .milliseconds))
+            }
+            state = .waitingForNextTap(tap)
+            return .hold
+
+        case (.touching, .contactCancelled):
+            state = .idle(series: nil)
+            return .fail(.note("a contact was cancelled"))
+
+        case (.touching, .deadlineReached):
+            state = .idle(series: nil)
+            return .fail(.timedOut("no lift", limit: parameters.maxDuration))
+
+        case let (.waitingForNextTap(tap), .contactDown(s)):
+            if continues(tap.series, at: s.time, s.centroid) {
+                state = .touching(Touch(start: s.time, count: tap.series.count + 1, fingers: s.present, position: s.centroid, travel: s.maxTravel))
+                return checkFingers()
+            }
+            state = .idle(series: nil)
+            return .fail(.exceeded("distance to the previous tap", value: s.centroid.distance(to: tap.series.position), limit: parameters.multiTapDistance, .millimetres))
+
+        case (.waitingForNextTap, .deadlineReached):
+            state = .idle(series: nil)
+            return .fail(.timedOut("no next tap", limit: parameters.multiTapInterval))
+
+        case let (.claimed(tap), .accepted):
+            // An eager recognizer keeps counting; one that waited for its count starts over.
+            state = .idle(series: parameters.eager ? tap.series : nil)
+            return .finish(emission(tap), then: nil)
+
+        case (_, .rejected):
+            state = .idle(series: nil)
+            return .none
+
+        // A claimed tap waits for a blocker; contacts of the held arena do not concern it.
+        case (.claimed, .contactDown), (.claimed, .contactsMoved), (.claimed, .contactLifted), (.claimed, .contactCancelled):
+            return .none
+
+        // Contacts of a held arena that moved or lifted before this tap's next down.
+        case (.waitingForNextTap, .contactsMoved), (.waitingForNextTap, .contactLifted), (.waitingForNextTap, .contactCancelled):
+            return .none
+
+        case (.idle, .contactsMoved), (.idle, .contactLifted), (.idle, .contactCancelled), (.idle, .deadlineReached),
+             (.idle, .accepted), (.touching, .accepted), (.waitingForNextTap, .accepted), (.claimed, .deadlineReached):
+            let name = state.name
+            state = .idle(series: nil)
+            return .impossible(state: name, input: input.name)
+        }
+    }
+
+    private mutating func checkFingers() -> RecognizerAction {
+        guard case let .touching(touch) = state else { return .none }
+        let (_, maximum) = fingerRange
+        if touch.fingers > maximum {
+            state = .idle(series: nil)
+            return .fail(.fingers(count: touch.fingers, minimum: fingerRange.0, maximum: maximum))
+        }
+        return .none
+    }
+}

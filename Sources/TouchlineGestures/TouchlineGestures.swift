@@ -1,1 +1,0 @@
-// TouchlineGestures: filled by its issue.

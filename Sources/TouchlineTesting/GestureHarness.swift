@@ -1,0 +1,109 @@
+import TouchlineCore
+import TouchlineGestures
+
+/// A graph under test in virtual time: script touches in mm, let time pass, read the whole
+/// event log, and end by checking that nothing is pending (style principle 12).
+///
+///     var h = GestureHarness()
+///     h.down(0, at: Point(x: 50, y: 50))
+///     h.wait(80)
+///     h.up(0)
+///     #expect(h.log == ["0.080000 tap recognized f1 (50.00,50.00) count=1"])
+///     try h.expectNothingPending()
+public struct GestureHarness: Sendable {
+    public private(set) var script: TouchScript
+    public private(set) var driver: ReplayDriver
+    public private(set) var events: [GestureEvent] = []
+    var fed = 0
+
+    public init(configuration: GraphConfiguration = .default, rate: Double = 120, surface: Size = TouchScript.defaultSurface, explain: Bool = false) {
+        script = TouchScript(rate: rate, surface: surface)
+        driver = ReplayDriver(configuration: configuration, surface: surface)
+        driver.graph.explain = explain
+    }
+
+    public var graph: GestureGraph { driver.graph }
+    public var time: Timestamp { script.time }
+
+    mutating func feed() {
+        var collected: [GestureEvent] = []
+        while fed < script.frames.count {
+            driver.feed(script.frames[fed]) { collected.append($0) }
+            fed += 1
+        }
+        driver.advance(to: script.time) { collected.append($0) }
+        events += collected
+    }
+
+    public mutating func down(_ finger: Int, at point: Point) { script.down(finger, at: point); feed() }
+    public mutating func down(_ touches: [(Int, Point)]) { script.down(touches); feed() }
+    public mutating func up(_ finger: Int) { script.up(finger); feed() }
+    public mutating func up(_ fingers: [Int]) { script.up(fingers); feed() }
+    public mutating func cancel(_ fingers: [Int]) { script.cancel(fingers); feed() }
+    /// Lets time pass; deadlines inside fire at their own time.
+    public mutating func wait(_ milliseconds: Double) { script.wait(milliseconds); feed() }
+    public mutating func move(_ finger: Int, to point: Point, over milliseconds: Double) { script.move(finger, to: point, over: milliseconds); feed() }
+    public mutating func move(_ targets: [(Int, Point)], over milliseconds: Double) { script.move(targets, over: milliseconds); feed() }
+    public mutating func move(over milliseconds: Double, _ path: (Double) -> [(Int, Point)]) { script.move(over: milliseconds, path); feed() }
+    public mutating func turn(about center: Point, by radians: Double, scale: Double = 1, over milliseconds: Double) {
+        script.turn(about: center, by: radians, scale: scale, over: milliseconds)
+        feed()
+    }
+
+    /// The events as compact lines (see `GestureEvent.logLine`).
+    public var log: [String] { events.map(\.logLine) }
+    /// The events as schema-v1 JSON lines.
+    public var jsonLines: [String] { events.map(\.json) }
+    /// Gesture events only (explain lines left out).
+    public var gestures: [GestureEvent] { events.filter { $0.gesture != .explain } }
+
+    /// Forgets the events collected so far.
+    public mutating func clearEvents() { events.removeAll() }
+
+    /// Throws when a contact is still down, an arena open or a deadline pending.
+    public func expectNothingPending() throws(PendingError) {
+        if !driver.graph.isIdle { throw PendingError(description: driver.graph.pendingDescription) }
+    }
+
+    /// Runs frames through a fresh graph in virtual time and returns every event, deadlines at
+    /// the end included (as `touchline replay` does).
+    public static func replay(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size, explain: Bool = false) -> [GestureEvent] {
+        var driver = ReplayDriver(configuration: configuration, surface: surface)
+        driver.graph.explain = explain
+        var out: [GestureEvent] = []
+        for f in frames { driver.feed(f) { out.append($0) } }
+        driver.finish { out.append($0) }
+        return out
+    }
+}
+
+/// Something was still pending at the end of a test.
+public struct PendingError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+extension GestureEvent {
+    /// One compact, readable line for tests: time, gesture, phase, recognizer (when it is not
+    /// named after its kind), fingers, position and the gesture's own fields.
+    public var logLine: String {
+        var line = "\(time) \(gesture) \(phase)"
+        if gesture != .explain && recognizer != gesture.description { line += " [\(recognizer)]" }
+        if gesture == .explain {
+            line += " \(recognizer)"
+        } else {
+            line += " f\(fingers) (\(formatFixed(position.x, decimals: 2)),\(formatFixed(position.y, decimals: 2)))"
+        }
+        func v(_ a: Vector, _ d: Int) -> String { "(\(formatFixed(a.dx, decimals: d)),\(formatFixed(a.dy, decimals: d)))" }
+        switch detail {
+        case let .tap(count, _): line += " count=\(count)"
+        case let .longPress(duration): line += " duration=\(formatFixed(duration.milliseconds, decimals: 0))ms"
+        case let .pan(t, _): line += " d=\(v(t, 2))"
+        case let .swipe(direction, t, velocity, _): line += " \(direction) d=\(v(t, 2)) v=\(v(velocity, 0))"
+        case let .edgeSwipe(edge, t, _): line += " \(edge) d=\(v(t, 2))"
+        case let .pinch(scale, _, span): line += " scale=\(formatFixed(scale, decimals: 4)) span=\(formatFixed(span, decimals: 2))"
+        case let .rotate(rotation, _): line += " rotation=\(formatFixed(rotation, decimals: 4))"
+        case let .explain(reason): line += ": \(reason)"
+        }
+        return line
+    }
+}

@@ -1,1 +1,0 @@
-// TouchlineTesting: filled by its issue.

@@ -1,0 +1,153 @@
+import ArgumentParser
+import TouchlineCore
+
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Summarize the devices and touches in traces.",
+        discussion: """
+            For each device: name, kind (touchscreen, touchpad, pen), size in mm, slots, pressure \
+            and touch-size ranges, event and frame counts, duration, the most contacts at once and \
+            the number of touch sequences (a finger from down to up).
+            """
+    )
+
+    @Argument(help: "Trace files (libinput record YAML, evemu, getevent -lt).")
+    var files: [String]
+
+    @OptionGroup var input: InputOptions
+
+    @Flag(help: "One JSON object per device instead of the human summary.")
+    var json = false
+
+    func run() throws {
+        try reportingErrors { try inspect() }
+    }
+
+    func inspect() throws {
+        var out = OutputStream(fd: 1)
+        defer { out.flush() }
+        for path in files {
+            var trace = try TraceFile.open(path, input: input)
+            var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
+            var stats = [TouchStatistics](repeating: TouchStatistics(), count: trace.devices.count)
+            do {
+                while let (index, event) = try trace.next() {
+                    stats[index].count(event: event)
+                    if assemblers[index].feed(event) { stats[index].count(frame: assemblers[index].frame) }
+                }
+            } catch {
+                out.flush()
+                throw error
+            }
+            for index in trace.devices.indices {
+                let summary = DeviceSummary(path: path, index: index, format: trace.format,
+                                            device: trace.devices[index], assembler: assemblers[index], stats: stats[index])
+                out.write(json ? summary.json : summary.text)
+            }
+        }
+    }
+}
+
+/// One device's summary, as text for people or JSON for scripts.
+struct DeviceSummary {
+    var path: String
+    var index: Int
+    var format: String
+    var device: DeviceDescription
+    var assembler: FrameAssembler
+    var stats: TouchStatistics
+
+    var geometry: SurfaceGeometry { assembler.geometry }
+
+    func range(_ axis: AbsInfo?) -> String {
+        guard let axis else { return "none" }
+        return "\(axis.minimum)..\(axis.maximum)" + (axis.resolution > 0 ? " (\(axis.resolution)/mm)" : "")
+    }
+
+    var text: String {
+        let size = geometry.size
+        let sizeSource: String
+        switch geometry.source {
+        case .resolution: sizeSource = "from resolution"
+        case .userSize: sizeSource = "as given by --size"
+        case .assumed: sizeSource = "ASSUMED: the device reports no resolution; pass --size WxH"
+        }
+        var lines: [String] = []
+        lines.append("\(path) [\(format)], device \(index): \(device.name)")
+        lines.append("  kind:              \(device.kind.rawValue)")
+        lines.append("  ids:               bus 0x\(hex(device.bus)) vendor 0x\(hex(device.vendor)) product 0x\(hex(device.product))")
+        lines.append("  size:              \(size) (\(sizeSource))")
+        lines.append("  slots:             \(device.slotCount == 0 ? (device.isMultitouch ? "none (protocol A)" : "none (single touch)") : String(device.slotCount))")
+        lines.append("  pressure:          \(range(device.pressureAxis))")
+        lines.append("  touch size:        major \(range(device.touchMajorAxis)), minor \(range(device.touchMinorAxis))")
+        lines.append("  events:            \(stats.eventCount)")
+        lines.append("  frames:            \(stats.frameCount)")
+        lines.append("  duration:          \(formatFixed(stats.duration.microseconds / 1000, decimals: 3)) s")
+        lines.append("  contacts at once:  \(stats.maxContacts) at most")
+        var sequences = "\(stats.sequenceCount) touch sequences"
+        if let a = stats.shortestSequence, let b = stats.longestSequence {
+            sequences += ", \(Int(a.milliseconds.rounded()))–\(Int(b.milliseconds.rounded())) ms long"
+        }
+        if stats.openSequences > 0 { sequences += ", \(stats.openSequences) still down at the end" }
+        lines.append("  sequences:         \(sequences)")
+        if let p = stats.pressureRange {
+            lines.append("  pressure seen:     \(formatFixed(p.lowerBound, decimals: 3))..\(formatFixed(p.upperBound, decimals: 3)) (normalized)")
+        }
+        let c = assembler.counters
+        let notes = [
+            c.timeWentBackwards > 0 ? "time went backwards \(c.timeWentBackwards)×" : nil,
+            c.droppedResyncs > 0 ? "\(c.droppedResyncs) SYN_DROPPED" : nil,
+            c.slotsOutOfRange > 0 ? "\(c.slotsOutOfRange) events for slots out of range" : nil,
+            c.contactsOverCapacity > 0 ? "\(c.contactsOverCapacity) contacts over capacity" : nil,
+        ].compactMap { $0 }
+        if !notes.isEmpty { lines.append("  device nonsense:   " + notes.joined(separator: ", ")) }
+        return lines.joined(separator: "\n") + "\n\n"
+    }
+
+    var json: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("file", path)
+        w.field("device", index)
+        w.field("format", format)
+        w.field("name", device.name)
+        w.field("kind", device.kind.rawValue)
+        w.field("width_mm", geometry.size.width, decimals: 2)
+        w.field("height_mm", geometry.size.height, decimals: 2)
+        w.field("size_source", geometry.source.rawValue)
+        w.field("slots", device.slotCount)
+        if let p = device.pressureAxis {
+            w.beginArray("pressure_range"); w.element(Double(p.minimum), decimals: 0); w.element(Double(p.maximum), decimals: 0); w.endArray()
+        } else {
+            w.fieldNull("pressure_range")
+        }
+        if let m = device.touchMajorAxis {
+            w.beginArray("touch_major_range"); w.element(Double(m.minimum), decimals: 0); w.element(Double(m.maximum), decimals: 0); w.endArray()
+        } else {
+            w.fieldNull("touch_major_range")
+        }
+        w.field("events", stats.eventCount)
+        w.field("frames", stats.frameCount)
+        w.field("duration", Double(stats.duration.microseconds) / 1e6, decimals: 6)
+        w.field("max_contacts", stats.maxContacts)
+        w.field("sequences", stats.sequenceCount)
+        w.field("open_sequences", stats.openSequences)
+        if let a = stats.shortestSequence, let b = stats.longestSequence {
+            w.field("shortest_sequence", a.seconds, decimals: 6)
+            w.field("longest_sequence", b.seconds, decimals: 6)
+        }
+        if let p = stats.pressureRange {
+            w.beginArray("pressure_seen"); w.element(p.lowerBound, decimals: 3); w.element(p.upperBound, decimals: 3); w.endArray()
+        }
+        w.field("time_went_backwards", assembler.counters.timeWentBackwards)
+        w.field("dropped", assembler.counters.droppedResyncs)
+        w.endObject()
+        w.newline()
+        return w.string
+    }
+
+    func hex(_ v: UInt16) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}

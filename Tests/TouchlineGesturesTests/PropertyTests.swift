@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineTesting
+
+// Property-based tests over random touch streams. Each case has its own seed, printed in the
+// failure message; rerun one case with TOUCHLINE_SEED=<seed>.
+
+/// SplitMix64: small, fast, and the same sequence on every platform.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+    mutating func chance(_ p: Double) -> Bool { double(0...1) < p }
+}
+
+enum Seeds {
+    /// The seeds to run: TOUCHLINE_SEED alone when set, else `count` seeds from a fixed base
+    /// (so CI is reproducible) mixed with the case index.
+    static func cases(_ count: Int, base: UInt64) -> [UInt64] {
+        if let text = ProcessInfo.processInfo.environment["TOUCHLINE_SEED"], let seed = UInt64(text) { return [seed] }
+        return (0..<UInt64(count)).map { base &+ $0 &* 0x1000_0000_01 }
+    }
+}
+
+/// A random stream: fingers go down anywhere (edges included), move, rest, lift or are
+/// cancelled, up to five at once; every finger is lifted at the end.
+func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
+    var rng = SeededRandom(seed: seed)
+    var s = TouchScript(rate: rate)
+    let size = TouchScript.defaultSurface
+    var down: [Int] = []
+    var nextFinger = 0
+    func randomPoint(_ rng: inout SeededRandom) -> Point {
+        if rng.chance(0.15) {
+            // Near an edge, for edge swipes.
+            return rng.chance(0.5) ? Point(x: rng.double(0...2.5), y: rng.double(5...115)) : Point(x: rng.double(5...195), y: size.height - rng.double(0...2.5))
+        }
+        return Point(x: rng.double(5...195), y: rng.double(5...115))
+    }
+    for _ in 0..<rng.int(5...40) {
+        switch rng.int(0...9) {
+        case 0, 1, 2:
+            if down.count < 5 {
+                var touches: [(Int, Point)] = []
+                for _ in 0..<(rng.chance(0.3) ? 2 : 1) where down.count + touches.count < 5 {
+                    touches.append((nextFinger, randomPoint(&rng)))
+                    nextFinger += 1
+                }
+                s.down(touches)
+                down += touches.map(\.0)
+            }
+        case 3, 4, 5:
+            if !down.isEmpty {
+                let moving = down.filter { _ in rng.chance(0.7) }
+                if !moving.isEmpty {
+                    let targets = moving.map { f -> (Int, Point) in
+                        let at = s.position(of: f)!
+                        let d = rng.chance(0.5) ? rng.double(0...4) : rng.double(0...80)
+                        let a = rng.double(0...6.28)
+                        let x = min(max(at.x + d * TouchScript.cosine(a), 0), size.width)
+                        let y = min(max(at.y + d * TouchScript.sine(a), 0), size.height)
+                        return (f, Point(x: x, y: y))
+                    }
+                    s.move(targets, over: rng.double(8...600))
+                }
+            }
+        case 6, 7:
+            s.wait(rng.double(0...700))
+        case 8:
+            if !down.isEmpty {
+                let lifting = down.filter { _ in rng.chance(0.6) }
+                if !lifting.isEmpty {
+                    s.up(lifting)
+                    down.removeAll { lifting.contains($0) }
+                }
+            }
+        default:
+            if !down.isEmpty && rng.chance(0.2) {
+                let f = down.randomElement(using: &rng)!
+                s.cancel([f])
+                down.removeAll { $0 == f }
+            } else {
+                s.wait(rng.double(0...50))
+            }
+        }
+    }
+    s.wait(rng.double(0...100))
+    if !down.isEmpty { s.up(down) }
+    return s
+}
+
+@Suite struct PropertyTests {
+    /// Runs frames one at a time and returns, per event, the index of the frame whose feed
+    /// produced it (frames.count for the end of input).
+    static func run(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size = TouchScript.defaultSurface, explain: Bool) -> (events: [GestureEvent], frameOf: [Int], graph: GestureGraph) {
+        var driver = ReplayDriver(configuration: configuration, surface: surface)
+        driver.graph.explain = explain
+        var events: [GestureEvent] = []
+        var frameOf: [Int] = []
+        for (k, f) in frames.enumerated() {
+            driver.feed(f) { events.append($0); frameOf.append(k) }
+        }
+        driver.finish { events.append($0); frameOf.append(frames.count) }
+        return (events, frameOf, driver.graph)
+    }
+
+    @Test(arguments: Seeds.cases(300, base: 0x70C4_0001))
+    func everyBeganHasExactlyOneEnd(seed: UInt64) {
+        let frames = randomScript(seed: seed).frames
+        let (events, _, graph) = Self.run(frames, explain: false)
+        var open = Set<String>()
+        for e in events where e.gesture != .explain {
+            let key = "\(e.target)/\(e.recognizer)"
+            switch e.phase {
+            case .began:
+                #expect(!open.contains(key), "seed \(seed): \(key) began twice at \(e.time)")
+                open.insert(key)
+            case .changed:
+                #expect(open.contains(key), "seed \(seed): \(key) changed without began at \(e.time)")
+            case .ended, .cancelled:
+                #expect(open.remove(key) != nil, "seed \(seed): \(key) \(e.phase) without began at \(e.time)")
+            case .recognized, .won, .waiting, .held, .failed, .bug:
+                break
+            }
+        }
+        #expect(open.isEmpty, "seed \(seed): began without end: \(open.sorted())")
+        #expect(graph.internalErrors == 0, "seed \(seed): \(graph.internalErrors) impossible transitions")
+        #expect(graph.isIdle, "seed \(seed): pending at the end: \(graph.pendingDescription)")
+    }
+
+    @Test(arguments: Seeds.cases(300, base: 0x70C4_0002))
+    func noEventNamesAContactAfterItEnded(seed: UInt64) {
+        let frames = randomScript(seed: seed).frames
+        let (events, frameOf, _) = Self.run(frames, explain: true)
+        var endedAt: [ContactID: Int] = [:]
+        for (k, f) in frames.enumerated() {
+            for c in f.contacts where c.phase.isFinal { endedAt[c.id] = k }
+        }
+        for (e, k) in zip(events, frameOf) {
+            for id in e.contacts {
+                if let end = endedAt[id] {
+                    #expect(k <= end, "seed \(seed): \(e.json) names \(id), which ended in frame \(end), while feeding frame \(k)")
+                }
+            }
+        }
+    }
+
+    @Test(arguments: Seeds.cases(100, base: 0x70C4_0003))
+    func outputIsIdenticalAcrossRuns(seed: UInt64) {
+        let frames = randomScript(seed: seed).frames
+        let first = Self.run(frames, explain: true).events.map(\.json)
+        let second = Self.run(frames, explain: true).events.map(\.json)
+        #expect(first == second, "seed \(seed)")
+        // Explain lines are extra lines: without them the gesture lines are the same.
+        let plain = Self.run(frames, explain: false).events
+        let explained = Self.run(frames, explain: true).events.filter { $0.gesture != .explain }
+        #expect(plain.map(\.logLine) == explained.map(\.logLine), "seed \(seed)")
+    }
+
+    /// A random gesture that is clearly one thing (margins away from every threshold), played
+    /// at `rate`.
+    static func clearGesture(seed: UInt64, rate: Double) -> (TouchScript, String) {
+        var rng = SeededRandom(seed: seed)
+        var s = TouchScript(rate: rate)
+        var expected: [String] = []
+        for _ in 0..<rng.int(1...4) {
+            let center = Point(x: rng.double(40...160), y: rng.double(30...90))
+            switch rng.int(0...3) {
+            case 0:
+                // Tap: 30–250 ms, jitter below 2 mm.
+                s.down(0, at: center)
+                s.move(0, to: Point(x: center.x + rng.double(-1...1), y: center.y + rng.double(-1...1)), over: rng.double(10...30))
+                s.wait(rng.double(20...220))
+                s.up(0)
+                expected.append("tap")
+            case 1:
+                // Long press: 650–1200 ms, jitter below 2 mm.
+                s.down(0, at: center)
+                s.wait(rng.double(50...100))
+                s.move(0, to: Point(x: center.x + rng.double(-1...1), y: center.y + rng.double(-1...1)), over: rng.double(10...40))
+                s.wait(rng.double(500...1000))
+                s.up(0)
+                expected.append("longPress")
+            case 2:
+                // Swipe: 25–60 mm within 20° of an axis in 60–200 ms.
+                let axis = rng.int(0...3)
+                let length = rng.double(25...60)
+                let off = rng.double(-0.35...0.35)
+                let angle = Double(axis) * 1.5707963267948966 + off
+                s.down(0, at: center)
+                s.move(0, to: Point(x: center.x + length * TouchScript.cosine(angle), y: center.y + length * TouchScript.sine(angle)), over: rng.double(60...200))
+                s.up(0)
+                expected.append("swipe")
+            default:
+                // Pinch: span 30–60 mm scaled by 0.4–0.7 or 1.4–2.
+                let span = rng.double(30...60)
+                let scale = rng.chance(0.5) ? rng.double(0.4...0.7) : rng.double(1.4...2)
+                s.down([(0, Point(x: center.x - span / 2, y: center.y)), (1, Point(x: center.x + span / 2, y: center.y))])
+                s.turn(about: center, by: 0, scale: scale, over: rng.double(100...400))
+                s.up([0, 1])
+                expected.append("pinch")
+            }
+            s.wait(rng.double(350...800))
+        }
+        return (s, expected.joined(separator: " "))
+    }
+
+    /// What must not depend on the rate: which recognizers won (began or recognized), in order,
+    /// with swipe directions, tap counts and finger counts.
+    static func winners(_ events: [GestureEvent]) -> [String] {
+        events.compactMap { e in
+            guard e.gesture != .explain, e.phase == .began || e.phase == .recognized else { return nil }
+            switch e.detail {
+            case let .swipe(direction, _, _, _): return "swipe \(direction) f\(e.fingers)"
+            case let .tap(count, _): return "tap \(count) f\(e.fingers)"
+            default: return "\(e.recognizer) f\(e.fingers)"
+            }
+        }
+    }
+
+    @Test(arguments: Seeds.cases(200, base: 0x70C4_0004))
+    func winnersAndDirectionsDoNotDependOnRate(seed: UInt64) {
+        var results: [[String]] = []
+        var expected = ""
+        for rate in [60.0, 120, 240] {
+            let (script, kinds) = Self.clearGesture(seed: seed, rate: rate)
+            expected = kinds
+            results.append(Self.winners(GestureHarness.replay(script.frames, surface: script.surface)))
+        }
+        #expect(results[0] == results[1] && results[1] == results[2], "seed \(seed) (\(expected)): 60 Hz \(results[0]) / 120 Hz \(results[1]) / 240 Hz \(results[2])")
+        // And each intended gesture was recognized.
+        let recognized = results[1].map { $0.split(separator: " ")[0] }.filter { ["tap", "longPress", "swipe", "pinch"].contains($0) }
+        #expect(recognized.joined(separator: " ") == expected, "seed \(seed): expected \(expected), got \(results[1])")
+    }
+}

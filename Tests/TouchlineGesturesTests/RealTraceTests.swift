@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineTesting
+
+// The default graph on real third-party recordings (../shared/traces, never copied into the
+// repository). Each expectation was checked against the frames first (see the README there).
+
+@Suite struct RealTraceTests {
+    @Test func atmelFastTapsCountByTheMultiTapRule() throws {
+        let (trace, events) = try replayTrace("evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events")
+        // The rule, computed from the frames alone: a tap counts up from the previous one when
+        // it goes down within 300 ms of the previous lift and within 10 mm of it.
+        var expected: [Int] = []
+        var downAt: (Timestamp, Point)? = nil
+        var previous: (lift: Timestamp, position: Point, count: Int)? = nil
+        for frame in trace.frames {
+            for c in frame.contacts {
+                if c.phase == .began { downAt = (frame.time, c.position) }
+                if c.phase == .ended, let (start, position) = downAt {
+                    var count = 1
+                    if let prev = previous, start - prev.lift <= Thresholds.multiTapInterval,
+                       position.distance(to: prev.position) <= Thresholds.multiTapDistance {
+                        count = prev.count + 1
+                    }
+                    expected.append(count)
+                    previous = (frame.time, position, count)
+                }
+            }
+        }
+        let taps = events.filter { $0.gesture == .tap }
+        let counts = taps.map { event -> Int in
+            if case let .tap(count, _) = event.detail { return count }
+            return 0
+        }
+        #expect(taps.count == 9)
+        #expect(counts == expected)
+        #expect(counts == Array(1...9))
+        #expect(events.allSatisfy { $0.gesture == .tap })
+    }
+
+    /// The pan events of a trace: the most fingers any of them reported, and the translation at
+    /// its end.
+    func pans(_ events: [GestureEvent]) -> [(fingers: Int, translation: Vector)] {
+        var result: [(Int, Vector)] = []
+        var fingers = 0
+        for e in events where e.gesture == .pan {
+            fingers = max(fingers, e.fingers)
+            if e.phase == .ended, case let .pan(translation, _) = e.detail {
+                result.append((fingers, translation))
+                fingers = 0
+            }
+        }
+        return result
+    }
+
+    @Test func ep0430m09TwoFingerVerticalScroll() throws {
+        let (_, events) = try replayTrace("evemu-devices/EP0430M09.2-finger-scroll-down.events")
+        let found = pans(events)
+        #expect(found.count == 1)
+        let pan = try #require(found.first)
+        #expect(pan.fingers == 2)
+        // A vertical two-finger stroke of about 52 mm. The fingers move towards smaller y (the
+        // top of the sensor: ABS_MT_POSITION_Y goes from 547 to 216 of 767), so "scroll down"
+        // in the file's name is the content's direction, not the fingers'.
+        #expect(abs(pan.translation.dy) > 40)
+        #expect(abs(pan.translation.dy) > 3 * abs(pan.translation.dx))
+        #expect(pan.translation.dy < 0)
+    }
+
+    @Test func atmelFourFingerDragDown() throws {
+        let (_, events) = try replayTrace("evemu-devices/Atmel maXTouch Touchscreen.4-finger-drag-down.events")
+        let found = pans(events)
+        #expect(found.count == 1)
+        let pan = try #require(found.first)
+        #expect(pan.fingers == 4)
+        #expect(pan.translation.dy > 40)
+        #expect(pan.translation.dy > 3 * abs(pan.translation.dx))
+    }
+
+    @Test func wacomDoubleCenterCircleRotates() throws {
+        let (_, events) = try replayTrace("evemu-devices/Wacom ISDv4 E6 Finger.double-center-circle.events")
+        let rotations = events.compactMap { e -> Double? in
+            if case let .rotate(rotation, _) = e.detail { return rotation }
+            return nil
+        }
+        #expect(!rotations.isEmpty)
+        let largest = rotations.map(abs).max() ?? 0
+        #expect(largest >= 0.35 && largest <= 0.7, "largest rotation \(largest) rad")
+        #expect(events.contains { $0.gesture == .rotate && $0.phase == .began })
+        #expect(events.contains { $0.gesture == .rotate && $0.phase == .ended })
+    }
+
+    @Test func n4PinchScaleFallsBelowAndRisesAbove0_7() throws {
+        let (_, events) = try replayTrace("xorg-integration-tests/n4.events")
+        let scales = events.compactMap { e -> Double? in
+            if case let .pinch(scale, _, _) = e.detail { return scale }
+            return nil
+        }
+        let firstBelow = try #require(scales.firstIndex { $0 < 0.7 })
+        #expect(scales[firstBelow...].contains { $0 > 0.7 })
+    }
+
+    @Test func dth2242LongPressNearTheEnd() throws {
+        let (trace, events) = try replayTrace("evemu-devices/Wacom DTH2242 Finger.events")
+        let start = try #require(trace.frames.first?.time)
+        let end = try #require(trace.frames.last?.time)
+        let presses = events.filter { $0.gesture == .longPress && $0.phase == .ended }
+        let durations = presses.map { e -> (Double, Double) in
+            guard case let .longPress(duration) = e.detail else { return (0, 0) }
+            return ((e.time - start).seconds, duration.seconds)
+        }
+        // The 0.69 s still press near the end of the 24 s file.
+        let last = try #require(durations.last)
+        #expect((end - start).seconds - last.0 < 1.0, "\(durations)")
+        #expect(abs(last.1 - 0.69) < 0.05, "\(durations)")
+        let began = try #require(events.last { $0.gesture == .longPress && $0.phase == .began })
+        #expect(began.fingers == 1)
+    }
+
+    @Test(arguments: ["MonkeyHelper/phone-two-finger-drag.txt", "MonkeyHelper/tablet-two-finger-drag.txt"])
+    func monkeyHelperTwoFingerHorizontalDrag(file: String) throws {
+        let (_, events) = try replayTrace(file)
+        let found = pans(events)
+        #expect(found.count == 1)
+        let pan = try #require(found.first)
+        #expect(pan.fingers == 2)
+        #expect(abs(pan.translation.dx) > 100)
+        #expect(abs(pan.translation.dx) > 3 * abs(pan.translation.dy))
+    }
+
+    @Test func replayIsByteIdenticalAcrossRuns() throws {
+        for file in ["xorg-integration-tests/n4.events", "evemu-devices/Wacom DTH2242 Finger.events"] {
+            let (_, first) = try replayTrace(file, explain: true)
+            let (_, second) = try replayTrace(file, explain: true)
+            #expect(first.map(\.json) == second.map(\.json))
+        }
+    }
+}

@@ -1,0 +1,339 @@
+import Testing
+import TouchlineCore
+@testable import TouchlineTrace
+
+@Suite struct EvemuDetailTests {
+    /// evemu 1.3 (Dell Canvas) records resolutions; 1.1 (DTH2242) has four numbers per axis;
+    /// 1.2 (Cypress) has five. Bits from B: lines continue across lines of one type.
+    @Test func headersOfEachEvemuVersion() throws {
+        let canvas = try readShared("evemu-devices/dell_canvas_touch.evemu")
+        let d13 = try #require(canvas.devices.first)
+        #expect([d13.bus, d13.vendor, d13.product, d13.version] == [3, 0x2575, 0x204, 0x111])
+        #expect(d13.absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 32767, resolution: 55))
+        #expect(d13.absinfo[EventCodes.ABS_MT_POSITION_Y] == AbsInfo(minimum: 0, maximum: 32767, resolution: 98))
+        #expect(d13.slotCount == 5)
+        #expect(d13.properties == [EventCodes.INPUT_PROP_DIRECT])
+        #expect(d13.codes[EventCodes.EV_KEY] == [EventCodes.BTN_TOUCH])
+        #expect(d13.kind == .touchscreen)
+
+        let dth = try #require(try readShared("evemu-devices/Wacom DTH2242 Finger.events").devices.first)
+        #expect(dth.absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 4648, fuzz: 4))
+        #expect(dth.slotCount == 10)
+
+        let cypress = try #require(try readShared("evemu-devices/CyPS2 Cypress Trackpad.two_finger_press.events").devices.first)
+        #expect(cypress.absinfo[EventCodes.ABS_X] == AbsInfo(minimum: 0, maximum: 1600, resolution: 16))
+        #expect(cypress.properties == [EventCodes.INPUT_PROP_BUTTONPAD, EventCodes.INPUT_PROP_SEMI_MT])
+        #expect(cypress.codes[EventCodes.EV_KEY] == [0x110, 0x111, 0x112, 0x145, 0x148, 0x14a, 0x14d, 0x14e, 0x14f])
+        #expect(cypress.kind == .touchpad)
+    }
+
+    @Test func eventsOfAHeaderlessFileUseItsDesc() throws {
+        let ntrig = try readShared("evemu-devices/N-Trig MultiTouch.2-fingers-touch-release.events")
+        let d = try #require(ntrig.devices.first)
+        #expect(d.properties.isEmpty)
+        #expect(d.absinfo[EventCodes.ABS_MT_POSITION_X]?.maximum == 9600)
+        #expect(ntrig.events.first?.event == InputEvent(time: Timestamp(seconds: 1357751031, microseconds: 716015), type: 3, code: 0, value: 1588))
+    }
+
+    @Test func descriptionCandidates() {
+        #expect(TraceReader.descriptionCandidates(forEventsPath: "../shared/traces/evemu-devices/N-Trig MultiTouch.2-fingers-touch-release.events") == [
+            "../shared/traces/evemu-devices/N-Trig MultiTouch.2-fingers-touch-release.desc",
+            "../shared/traces/evemu-devices/N-Trig MultiTouch.desc",
+        ])
+        #expect(TraceReader.descriptionCandidates(forEventsPath: "Wacom ISDv4 E6 Finger.2fg-tap.events") == [
+            "Wacom ISDv4 E6 Finger.2fg-tap.desc", "Wacom ISDv4 E6 Finger.desc",
+        ])
+        #expect(TraceReader.descriptionCandidates(forEventsPath: "x/n4.events") == ["x/n4.desc"])
+        #expect(TraceReader.descriptionCandidates(forEventsPath: "a.b/trace") == ["a.b/trace.desc"])
+        #expect(TraceReader.descriptionCandidates(forEventsPath: "n4.desc") == [])
+    }
+
+    @Test func evemu2CommentsNegativeValuesAndCRLF() {
+        let text = "N: T\r\nA: 39 0 65535 0 0 0\r\n####\r\nE: 0.000001 0003 0039 0000\t# EV_ABS / ABS_MT_TRACKING_ID   0\r\nE: 0.5 0003 0039 -1\r\n"
+        let r = readAll(text)
+        #expect(r.error == nil)
+        #expect(r.events.map(\.event) == [
+            InputEvent(time: Timestamp(microseconds: 1), type: 3, code: 0x39, value: 0),
+            InputEvent(time: Timestamp(microseconds: 5), type: 3, code: 0x39, value: -1),
+        ])
+    }
+
+    @Test func aHeaderLineAfterEventsIsAnError() {
+        let r = readAll("N: T\nE: 0.000001 0000 0000 0\nN: Other\n", fileName: "two.evemu")
+        #expect(r.error.map(String.init(describing:)) == "two.evemu:3: expected an event line 'E: sec.usec type code value', found a header line after the events")
+        #expect(r.events.count == 1)
+    }
+
+    @Test func forcedFormatSkipsDetection() {
+        let r = readAll("[    1.000000] EV_SYN SYN_REPORT 00000000\n", fileName: "g.evemu", options: TraceReaderOptions(format: .evemu))
+        #expect(r.error.map(String.init(describing:)) == "g.evemu:1: expected an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or a '#' comment), found '[    1.000000] EV_SYN SYN_REPORT 00000000'")
+    }
+}
+
+@Suite struct GeteventDetailTests {
+    /// The ranges inferred from what the devices sent (0 to the highest value seen).
+    @Test(arguments: [
+        ("MonkeyHelper/phone-two-finger-drag.txt", Int32(1014), Int32(608), Int32(62), false),
+        ("MonkeyHelper/tablet-two-finger-drag.txt", 1539, nil, 128, false),
+        ("MonkeyHelper/galaxys-paint.txt", 698, 973, 160, true),
+    ] as [(String, Int32, Int32?, Int32, Bool)])
+    func inferredRanges(path: String, maxX: Int32, maxY: Int32?, maxPressure: Int32, hasMisc: Bool) throws {
+        let bytes = try SharedTraces.bytes(path)
+        let devices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: path)
+        let d = try #require(devices.first)
+        #expect(devices.count == 1)
+        #expect(d.absinfo[EventCodes.ABS_MT_POSITION_X]?.minimum == 0)
+        #expect(d.absinfo[EventCodes.ABS_MT_POSITION_X]?.maximum == maxX)
+        if let maxY { #expect(d.absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == maxY) }
+        #expect(d.absinfo[EventCodes.ABS_MT_PRESSURE]?.maximum == maxPressure)
+        #expect(d.absinfo[EventCodes.ABS_MT_TRACKING_ID] == AbsInfo(minimum: 0, maximum: 65535))
+        #expect((d.absinfo[EventCodes.ABS_MISC] != nil) == hasMisc)
+        #expect(d.absinfo[EventCodes.ABS_MT_SLOT] == nil)
+        #expect(d.kind == .touchscreen)
+        #expect(d.name == "getevent")
+    }
+
+    @Test func valuesAreThirtyTwoBitHex() throws {
+        let r = try readShared("MonkeyHelper/galaxys-paint.txt")
+        #expect(r.events[0].event == InputEvent(time: Timestamp(seconds: 52032, microseconds: 679748), type: 3, code: EventCodes.ABS_MT_TRACKING_ID, value: 0x27d))
+        #expect(r.events[6].event.value == -1)
+        // The last line has no newline.
+        #expect(r.events.last?.event.type == EventCodes.EV_SYN)
+    }
+
+    @Test func userRangesAndNameWin() throws {
+        let bytes = try SharedTraces.bytes("MonkeyHelper/phone-two-finger-drag.txt")
+        let options = GeteventOptions(name: "Galaxy S", ranges: [EventCodes.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1023, resolution: 20)])
+        let devices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: "p", options: options)
+        #expect(devices[0].name == "Galaxy S")
+        #expect(devices[0].absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 1023, resolution: 20))
+        #expect(devices[0].absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == 608)
+    }
+
+    /// Several devices: "add device" headers, path prefixes, names cut at 20 characters,
+    /// UP/DOWN key values and raw hex codes.
+    @Test func severalDevicesWithPathsAndLabels() throws {
+        let text = """
+            add device 1: /dev/input/event4
+              name:     "touch_dev"
+            could not get driver version for /dev/input/mouse0, Not a typewriter
+            add device 2: /dev/input/event1
+              name:     "gpio-keys"
+            [   10.000000] /dev/input/event4: EV_ABS       ABS_MT_POSITION_X    0000002b
+            [   10.000000] /dev/input/event4: EV_KEY       BTN_TOUCH            DOWN
+            [   10.000000] /dev/input/event4: EV_SYN       SYN_REPORT           00000000
+            [   10.100000] /dev/input/event1: EV_KEY       KEY_VOLUMEDOWN       UP
+            [   10.100000] /dev/input/event1: 0001         0072                 00000001
+            [   10.200000] /dev/input/event4: EV_KEY       BTN_TOOL_DOUBLETAP   00000001
+            [   10.200000] /dev/input/event4: EV_ABS       ABS_MT_TOUCH_MAJOR   ffffffff
+
+            """
+        let devices = try TraceReader.inferGeteventDevices(source: BytesSource(text), fileName: "multi.txt")
+        #expect(devices.map(\.name) == ["touch_dev", "gpio-keys"])
+        let r = readAll(text, fileName: "multi.txt", options: TraceReaderOptions(geteventDevices: devices))
+        #expect(r.error == nil)
+        #expect(r.events.map(\.device) == [0, 0, 0, 1, 1, 0, 0])
+        #expect(r.events.map(\.event.value) == [0x2b, 1, 0, 0, 1, 1, -1])
+        #expect(r.events[4].event.code == 0x72)
+        #expect(r.events[5].event.code == EventCodes.BTN_TOOL_DOUBLETAP)
+        // Without the pre-scan the reader still numbers devices the same way.
+        let plain = readAll(text, fileName: "multi.txt")
+        #expect(plain.events.map(\.device) == [0, 0, 0, 1, 1, 0, 0])
+        #expect(plain.devices.map(\.name) == ["touch_dev", "gpio-keys"])
+    }
+
+    @Test func nameCutAtTwentyCharacters() {
+        // KEY_BRIGHTNESS_CYCLE is 20 long; KEY_BRIGHTNESS_TOGGLE (an alias of KEY_DISPLAYTOGGLE) is cut.
+        let r = readAll("[    1.000000] EV_KEY       KEY_KBDILLUMTOGGLE   DOWN\n[    1.000000] EV_KEY       KEY_BRIGHTNESS_CYCLE DOWN\n")
+        #expect(r.error == nil)
+        #expect(r.events.map(\.event.code) == [0xe4, 0xf3])
+    }
+
+    @Test func timestampIsRequired() {
+        let r = readAll("/dev/input/event4: EV_ABS ABS_X 00000001\n", fileName: "g.txt")
+        #expect(r.error.map(String.init(describing:)) == "g.txt:1: expected a timestamp '[ sec.usec]' at the start of the event line: record with 'getevent -lt'")
+    }
+}
+
+@Suite struct LibinputRecordDetailTests {
+    @Test func headerFields() throws {
+        let r = try readShared("libinput-record/CyPS2 Cypress Trackpad.two_finger_press.yml")
+        let d = try #require(r.devices.first)
+        #expect([d.bus, d.vendor, d.product, d.version] == [17, 2, 17, 1])
+        #expect(d.properties == [2, 3])
+        #expect(d.codes[EventCodes.EV_ABS] == [0, 1, 24, 28, 47, 53, 54, 57, 58])
+        #expect(d.codes[EventCodes.EV_SYN] == Array(0...15))
+        #expect(d.absinfo[53] == AbsInfo(minimum: 0, maximum: 1600, resolution: 16))
+        #expect(d.udevProperties == ["ID_INPUT": "1", "ID_INPUT_HEIGHT_MM": "60", "ID_INPUT_TOUCHPAD": "1", "ID_INPUT_WIDTH_MM": "100"])
+        #expect(d.kind == .touchpad)
+        #expect(r.events.first?.event.time == .zero)
+    }
+
+    /// libinput record lists each device's events under that device; unknown keys and
+    /// non-evdev event items (`--with-libinput`) are skipped.
+    @Test func twoDevicesAndUnknownKeys() {
+        let yaml = """
+            # libinput record
+            version: 1
+            ndevices: 2
+            libinput:
+              version: "1.22.1"
+            future_key: [1, 2]
+            devices:
+            - node: /dev/input/event1
+              evdev:
+                name: "First \\"quoted\\" # not a comment"
+                id: [3, 1, 2, 3]
+                codes:
+                  0: [0]
+                  3: [53]
+                absinfo:
+                  53: [0, 100, 0, 0, 5]
+                properties: [1]
+                mystery: {a: 1}
+              udev:
+                properties:
+                - ID_INPUT=1
+                - ID_INPUT_TOUCHSCREEN=1
+              quirks:
+              events:
+              # Current time is 04:56:02
+              - evdev:
+                - [  0,      0,   3,  53,      10] # EV_ABS / ABS_MT_POSITION_X 10
+                - [  0,      0,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +0ms
+              - libinput:
+                  type: TOUCH_DOWN
+                  time: 0.0
+              - evdev:
+                - [  0,  10000,   0,   0,       0]
+            - node: /dev/input/event2
+              evdev:
+                name: "Second"
+                id: [25, 0, 1, 0]
+                codes:
+                  1: [116]
+                properties: []
+              events:
+              - evdev:
+                - [  1,      5,   1, 116,       1]
+
+            """
+        let r = readAll(yaml, fileName: "two.yml")
+        #expect(r.error == nil, "\(String(describing: r.error))")
+        #expect(r.devices.map(\.name) == ["First \"quoted\" # not a comment", "Second"])
+        #expect(r.events.map(\.device) == [0, 0, 0, 1])
+        #expect(r.events.last?.event == InputEvent(time: Timestamp(seconds: 1, microseconds: 5), type: 1, code: 116, value: 1))
+        #expect(r.devices[1].codes == [1: [116]])
+        #expect(r.devices[0].udevProperties["ID_INPUT_TOUCHSCREEN"] == "1")
+
+        // Written back, it stays two devices, each with its own events.
+        var writer = LibinputRecordWriter(devices: r.devices, sink: BytesSink())
+        for e in r.events { try? writer.write(e) }
+        try? writer.finish()
+        let back = readAll((writer.sink as! BytesSink).bytes)
+        #expect(back.devices[0] == r.devices[0])
+        // The second device had no udev properties: the writer gives it those its kind implies.
+        #expect(back.devices[1].udevProperties == ["ID_INPUT": "1", "ID_INPUT_KEYBOARD": "1"])
+        #expect(back.devices[1].codes[1] == [116])
+        #expect(back.events.map(\.device) == [0, 0, 0, 1])
+        #expect(back.events.map(\.event.time.microseconds) == [0, 0, 10000, 1_000_005])
+    }
+
+    @Test func writerRefusesInterleavedDevices() throws {
+        var writer = LibinputRecordWriter(devices: [DeviceDescription(name: "a"), DeviceDescription(name: "b")], sink: BytesSink())
+        let e = InputEvent(time: .zero, type: 0, code: 0, value: 0)
+        try writer.write(TraceEvent(device: 1, event: e))
+        #expect(throws: TraceWriterError.self) { try writer.write(TraceEvent(device: 0, event: e)) }
+    }
+}
+
+@Suite struct WriterOutputTests {
+    let device = DeviceDescription(
+        name: "Test Screen", bus: 0x18, vendor: 0x1, product: 0x2, version: 0x3,
+        properties: [EventCodes.INPUT_PROP_DIRECT],
+        codes: [0: [0], 1: [EventCodes.BTN_TOUCH], 3: [0x2f, 0x35, 0x36, 0x39]],
+        absinfo: [
+            0x2f: AbsInfo(minimum: 0, maximum: 9),
+            0x35: AbsInfo(minimum: 0, maximum: 799, resolution: 10),
+            0x36: AbsInfo(minimum: 0, maximum: 479, resolution: 10),
+            0x39: AbsInfo(minimum: 0, maximum: 65535),
+        ])
+    let events = [
+        InputEvent(time: Timestamp(microseconds: 5_000_100), type: 3, code: 0x39, value: 7),
+        InputEvent(time: Timestamp(microseconds: 5_000_100), type: 3, code: 0x35, value: 400),
+        InputEvent(time: Timestamp(microseconds: 5_000_100), type: 0, code: 0, value: 0),
+        InputEvent(time: Timestamp(microseconds: 5_012_100), type: 3, code: 0x39, value: -1),
+        InputEvent(time: Timestamp(microseconds: 5_012_100), type: 0, code: 0, value: 0),
+    ]
+
+    @Test func libinputRecordText() throws {
+        var writer = LibinputRecordWriter(devices: [device], sink: BytesSink())
+        for e in events { try writer.write(TraceEvent(device: 0, event: e)) }
+        try writer.finish()
+        #expect((writer.sink as! BytesSink).text == """
+            # libinput record
+            version: 1
+            ndevices: 1
+            libinput:
+              version: "1.22.1"
+              git: "unknown"
+            system:
+              os: "unknown"
+              kernel: "unknown"
+              dmi: "unknown"
+            # Written by Touchline from a trace; the versions above are the format's, not a live system's.
+            devices:
+            - node: /dev/input/event0
+              evdev:
+                # Name: Test Screen
+                # ID: bus 0x18 vendor 0x1 product 0x2 version 0x3
+                name: "Test Screen"
+                id: [24, 1, 2, 3]
+                codes:
+                  0: [0] # EV_SYN
+                  1: [330] # EV_KEY
+                  3: [47, 53, 54, 57] # EV_ABS
+                absinfo:
+                  47: [0, 9, 0, 0, 0]
+                  53: [0, 799, 0, 0, 10]
+                  54: [0, 479, 0, 0, 10]
+                  57: [0, 65535, 0, 0, 0]
+                properties: [1]
+              udev:
+                properties:
+                - ID_INPUT=1
+                - ID_INPUT_TOUCHSCREEN=1
+              quirks:
+              events:
+              - evdev:
+                - [  0,      0,   3,  57,       7] # EV_ABS / ABS_MT_TRACKING_ID           7
+                - [  0,      0,   3,  53,     400] # EV_ABS / ABS_MT_POSITION_X          400
+                - [  0,      0,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +0ms
+              - evdev:
+                - [  0,  12000,   3,  57,      -1] # EV_ABS / ABS_MT_TRACKING_ID          -1
+                - [  0,  12000,   0,   0,       0] # ------------ SYN_REPORT (0) ---------- +12ms
+
+            """)
+    }
+
+    @Test func evemuText() throws {
+        var writer = EvemuWriter(device: device, sink: BytesSink())
+        for e in events { try writer.write(e) }
+        try writer.finish()
+        let text = (writer.sink as! BytesSink).text
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(Array(lines.prefix(6)) == ["# EVEMU 1.3", "# Input device name: \"Test Screen\"", "# Written by Touchline", "N: Test Screen", "I: 0018 0001 0002 0003", "P: 02 00 00 00 00 00 00 00"])
+        #expect(lines.contains("B: 00 01 00 00 00 00 00 00 00"))
+        #expect(lines.contains("B: 01 00 04 00 00 00 00 00 00"))
+        #expect(lines.filter { $0.hasPrefix("B: 01") }.count == 12)
+        #expect(lines.contains("B: 03 00 00 00 00 00 80 60 02"))
+        #expect(lines.contains("A: 35 0 799 0 0 10"))
+        #expect(Array(lines.suffix(6)) == [
+            "E: 0.000000 0003 0039 0007", "E: 0.000000 0003 0035 0400", "E: 0.000000 0000 0000 0000",
+            "E: 0.012000 0003 0039 -1", "E: 0.012000 0000 0000 0000", "",
+        ])
+        let back = readAll(text)
+        #expect(back.devices == [device])
+        #expect(back.events.count == events.count)
+    }
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets of the trace readers (Fuzz/) and runs each for N executions
+# (default 1000000), seeded from the shared traces. Usage: scripts/fuzz.sh [RUNS] [TARGET...]
+# Targets: FuzzEvemu FuzzGetevent FuzzLibinputRecord. Crashes are left as crash-* files in
+# .build-fuzz-corpus/ARTIFACTS; a crash makes the script fail.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export SWIFT_BACKTRACE=enable=no
+
+runs=${1:-1000000}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzEvemu FuzzGetevent FuzzLibinputRecord)
+
+# The shared traces live beside the repository (../shared/traces); a worktree one level
+# deeper finds them at ../../shared/traces.
+traces=${TOUCHLINE_TRACES:-}
+for candidate in ../shared/traces ../../shared/traces; do
+    [ -n "$traces" ] && break
+    [ -d "$candidate" ] && traces=$candidate
+done
+[ -n "$traces" ] || { echo "fuzz.sh: cannot find the shared traces (../shared/traces)" >&2; exit 1; }
+
+swift build -c release --sanitize=fuzzer --package-path Fuzz
+bin=$(swift build -c release --sanitize=fuzzer --package-path Fuzz --show-bin-path)
+
+corpus=.build-fuzz-corpus
+artifacts=$corpus/ARTIFACTS
+mkdir -p "$artifacts"
+seed() { # target, find arguments...
+    local dir=$corpus/$1
+    shift
+    mkdir -p "$dir"
+    find "$traces" -type f "$@" -exec cp -n {} "$dir/" \; 2>/dev/null || true
+}
+seed FuzzEvemu \( -name '*.evemu' -o -name '*.events' -o -name '*.desc' \)
+seed FuzzGetevent -name '*.txt' -path '*MonkeyHelper*'
+seed FuzzLibinputRecord -name '*.yml'
+
+status=0
+for target in "${targets[@]}"; do
+    log=$corpus/$target.log
+    echo "== $target: $runs runs"
+    if "$bin/$target" -runs="$runs" -max_len=4096 -print_final_stats=1 \
+        -artifact_prefix="$artifacts/$target-" "$corpus/$target" >"$log" 2>&1; then
+        execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
+        rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}')
+        echo "$target: $execs executions, $rate exec/s, no crash"
+    else
+        status=1
+        echo "$target: FAILED (see $log)"
+        grep -E 'ERROR|Fatal error|panic|crash-' "$log" | head -20
+    fi
+done
+exit $status

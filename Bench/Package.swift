@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "TouchlineCore", package: "Touchline"),
                 .product(name: "TouchlineTrace", package: "Touchline"),
+                .product(name: "TouchlineGestures", package: "Touchline"),
             ],
             path: "Benchmarks/TouchlineBenchmarks",
             plugins: [
@@ -44,6 +45,7 @@ let package = Package(
                 "BenchSupport",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "TouchlineCore", package: "Touchline"),
+                .product(name: "TouchlineGestures", package: "Touchline"),
             ]
         ),
     ],

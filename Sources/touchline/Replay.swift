@@ -1,13 +1,15 @@
 import ArgumentParser
 import TouchlineCore
+import TouchlineGestures
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Recognize gestures in a recorded trace and print them as JSON Lines.",
         discussion: """
-            Output is deterministic: the same trace gives the same bytes on every run. With \
-            --frames, prints the assembled frames of contacts instead of gestures. If the trace \
-            has a bad line, everything before it is printed, then one error names file:line.
+            Prints one event per line (schema v1, docs/events.md). Deadlines (long press, \
+            multi-tap) fire at their own time between frames, so the output equals a live run \
+            and is the same bytes on every run, at any speed. If the trace has a bad line, \
+            everything before it is printed, then one error names file:line.
             """
     )
 
@@ -19,11 +21,24 @@ struct Replay: ParsableCommand {
     @Flag(help: "Print frames of contacts (time, ids, phases, mm, pressure) instead of gestures.")
     var frames = false
 
+    @Flag(help: "Add a line per arena decision: which recognizer won or failed, and why.")
+    var explain = false
+
+    @Option(help: ArgumentHelp("A graph configuration (TOML: targets, recognizers, relations; docs/config.md). Default: the embedded graph.", valueName: "file.toml"))
+    var config: String?
+
+    func validate() throws {
+        if frames && (explain || config != nil) {
+            throw ValidationError("--frames prints frames before recognition; --explain and --config apply to gestures only.")
+        }
+    }
+
     func run() throws {
         try reportingErrors { try replay() }
     }
 
     func replay() throws {
+        let graphConfiguration = try config.map(loadConfiguration) ?? .default
         var trace = try TraceFile.open(file, input: input)
         var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
         for (index, assembler) in assemblers.enumerated() {
@@ -31,19 +46,50 @@ struct Replay: ParsableCommand {
                 warn("\(file): device \(index) (\(trace.devices[index].name)): \(warning)")
             }
         }
+        var drivers: [ReplayDriver] = assemblers.enumerated().map { index, assembler in
+            var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+            driver.graph.device = index
+            driver.graph.explain = explain
+            return driver
+        }
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
+        let emit: (GestureEvent) -> Void = { event in
+            json.reset()
+            event.writeJSON(into: &json)
+            json.newline()
+            out.write(json.bytes)
+        }
+        var failure: Error?
         do {
             while let (index, event) = try trace.next() {
                 guard assemblers[index].feed(event) else { continue }
-                json.reset()
-                assemblers[index].frame.writeJSON(device: index, into: &json)
-                out.write(json.bytes)
+                if frames {
+                    json.reset()
+                    assemblers[index].frame.writeJSON(device: index, into: &json)
+                    out.write(json.bytes)
+                } else {
+                    drivers[index].feed(assemblers[index].frame, emit: emit)
+                }
             }
         } catch {
-            out.flush()
-            throw error
+            failure = error
+        }
+        // At the end of the input (or before reporting a bad line) pending deadlines still fire
+        // and fingers still down are cancelled, so every began has its end.
+        if !frames {
+            for index in drivers.indices { drivers[index].finish(emit: emit) }
         }
         out.flush()
+        if let failure { throw failure }
+    }
+
+    func loadConfiguration(_ path: String) throws -> GraphConfiguration {
+        let text = try readTextFile(path)
+        do {
+            return try GraphConfiguration.parse(toml: text, file: path)
+        } catch {
+            throw CLIError.data(error.description)
+        }
     }
 }

@@ -135,3 +135,17 @@ func sameFile(_ a: String, _ b: String) -> Bool {
     guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }
+
+/// A small text file (a configuration) read whole. Traces are streamed instead.
+func readTextFile(_ path: String) throws -> String {
+    var source = try FileByteSource(path: path)
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+        if n == 0 { break }
+        bytes.append(contentsOf: chunk[..<n])
+        if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}

@@ -45,3 +45,56 @@ import Testing
         #expect(result.stderr.contains("--size"))
     }
 }
+
+/// `touchline replay` prints exactly the golden events beside each bundled recording (the
+/// library-level golden test in TouchlineGesturesTests checks the same files through the API).
+@Suite struct ReplayGoldenTests {
+    static let recordings: [String] = (try? FileManager.default.contentsOfDirectory(atPath: Paths.recordings.path))?
+        .filter { $0.hasSuffix(".yml") }.sorted() ?? []
+
+    @Test func everyRecordingHasAGoldenFile() {
+        #expect(Self.recordings.count >= 10)
+        for name in Self.recordings {
+            let golden = Paths.recordings.appendingPathComponent(name.replacingOccurrences(of: ".yml", with: ".events.jsonl"))
+            #expect(FileManager.default.fileExists(atPath: golden.path), "\(name) has no golden file")
+        }
+    }
+
+    @Test(arguments: recordings)
+    func replayEqualsGolden(_ name: String) throws {
+        let result = try touchline("replay", Paths.recordings.appendingPathComponent(name).path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let golden = try String(contentsOf: Paths.recordings.appendingPathComponent(name.replacingOccurrences(of: ".yml", with: ".events.jsonl")), encoding: .utf8)
+        #expect(result.stdout == golden)
+    }
+
+    @Test func explainSaysWhoWonAndWhy() throws {
+        let result = try touchline("replay", "--explain", Paths.recordings.appendingPathComponent("double-tap.yml").path)
+        #expect(result.status == 0)
+        let explain = result.lines.filter { $0.contains("\"gesture\":\"explain\"") }
+        #expect(explain.contains { $0.contains("\"phase\":\"won\"") && $0.contains("\"recognizer\":\"tap\"") && $0.contains("≤ 300.0 ms") })
+        #expect(explain.contains { $0.contains("\"phase\":\"failed\"") && $0.contains("\"recognizer\":\"longPress\"") && $0.contains("lost to tap") })
+        // Without --explain, the same gestures and no explain lines.
+        let plain = try touchline("replay", Paths.recordings.appendingPathComponent("double-tap.yml").path)
+        #expect(!plain.stdout.contains("explain"))
+        let gestures = result.lines.filter { !$0.contains("\"gesture\":\"explain\"") }.map { $0.replacing(/"seq":\d+,/, with: "") }
+        #expect(gestures == plain.lines.map { $0.replacing(/"seq":\d+,/, with: "") })
+    }
+
+    @Test func configErrorsNameFileAndLine() throws {
+        let dir = Paths.temporaryDirectory()
+        let config = dir.appendingPathComponent("bad.toml")
+        try Data("# a target whose rectangle lacks its height\n[[target]]\nname = \"button\"\nrect = [10, 10, 20]\n".utf8).write(to: config)
+        let result = try touchline("replay", "--config", config.path, Paths.recordings.appendingPathComponent("tap.yml").path)
+        #expect(result.status == 65)
+        #expect(result.stderr.hasPrefix("touchline: \(config.path):4: "), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func exampleConfigRuns() throws {
+        let result = try touchline("replay", "--config", Paths.root.appendingPathComponent("docs/example-config.toml").path,
+                                   Paths.recordings.appendingPathComponent("double-tap.yml").path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"gesture\":\"tap\""))
+    }
+}

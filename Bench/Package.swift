@@ -38,6 +38,16 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        // A fixed workload for callgrind (instructions per frame, repeatable on a busy machine).
+        .executableTarget(
+            name: "bench-probe",
+            dependencies: [
+                "BenchSupport",
+                .product(name: "TouchlineCore", package: "Touchline"),
+                .product(name: "TouchlineTrace", package: "Touchline"),
+                .product(name: "TouchlineGestures", package: "Touchline"),
+            ]
+        ),
         // The CI gate: counts mallocs over steady-state frames and exits 1 if there are any.
         .executableTarget(
             name: "alloc-budget",

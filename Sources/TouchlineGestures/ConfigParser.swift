@@ -17,12 +17,12 @@ extension GraphConfiguration {
         ("tap", "multiTapInterval", .milliseconds), ("tap", "multiTapDistance", .millimetres),
         ("longPress", "fingers", .count), ("longPress", "minimumDuration", .milliseconds), ("longPress", "slop", .millimetres),
         ("pan", "minimumFingers", .count), ("pan", "maximumFingers", .count), ("pan", "slop", .millimetres),
-        ("pan", "velocitySmoothing", .milliseconds),
+        ("pan", "velocityWindow", .milliseconds),
         ("swipe", "fingers", .count), ("swipe", "minimumDistance", .millimetres), ("swipe", "minimumVelocity", .millimetresPerSecond),
         ("swipe", "maximumAngle", .degrees), ("swipe", "maximumDuration", .milliseconds),
-        ("edgeSwipe", "margin", .millimetres), ("edgeSwipe", "slop", .millimetres), ("edgeSwipe", "velocitySmoothing", .milliseconds),
-        ("pinch", "minimumSpanChange", .millimetres), ("pinch", "velocitySmoothing", .milliseconds),
-        ("rotate", "minimumAngle", .degrees), ("rotate", "minimumTravel", .millimetres), ("rotate", "velocitySmoothing", .milliseconds),
+        ("edgeSwipe", "margin", .millimetres), ("edgeSwipe", "slop", .millimetres), ("edgeSwipe", "velocityWindow", .milliseconds),
+        ("pinch", "minimumSpanChange", .millimetres), ("pinch", "velocityWindow", .milliseconds),
+        ("rotate", "minimumAngle", .degrees), ("rotate", "minimumTravel", .millimetres), ("rotate", "velocityWindow", .milliseconds),
     ]
 
     /// Parses a graph configuration. Without `[[target]]` sections the whole surface is one
@@ -32,6 +32,7 @@ extension GraphConfiguration {
     public static func parse(toml text: String, file: String) throws(ConfigError) -> GraphConfiguration {
         let document = try TOMLDocument.parse(text, file: file)
         var targets: [TargetSpec] = []
+        var targetLines: [Int] = []
         var recognizers: [(spec: RecognizerSpec, line: Int)] = []
         var defaults: [(kind: String, name: String, value: TOMLValue, line: Int)] = []
 
@@ -56,6 +57,7 @@ extension GraphConfiguration {
                 }
             case ("target", true):
                 targets.append(try parseTarget(section, file: file))
+                targetLines.append(section.line)
             case ("recognizer", true):
                 recognizers.append((try parseRecognizer(section, file: file), section.line))
             case let (name, isArray):
@@ -96,8 +98,8 @@ extension GraphConfiguration {
         // References, with the line of the recognizer that makes them.
         let targetNames = targets.map(\.name)
         var seenTargets = Set<String>()
-        for t in targets where !seenTargets.insert(t.name).inserted {
-            throw fail(0, "target '\(t.name)' is declared twice")
+        for (k, t) in targets.enumerated() where !seenTargets.insert(t.name).inserted {
+            throw fail(k < targetLines.count ? targetLines[k] : 0, "target '\(t.name)' is declared twice; give each a unique name")
         }
         let names = specs.map(\.name)
         for (k, spec) in specs.enumerated() {
@@ -222,7 +224,7 @@ extension GraphConfiguration {
         case (.pan(var p), "minimumFingers"): p.minimumFingers = count; kind = .pan(p)
         case (.pan(var p), "maximumFingers"): p.maximumFingers = count; kind = .pan(p)
         case (.pan(var p), "slop"): p.slop = number; kind = .pan(p)
-        case (.pan(var p), "velocitySmoothing"): p.velocitySmoothing = interval; kind = .pan(p)
+        case (.pan(var p), "velocityWindow"): p.velocityWindow = interval; kind = .pan(p)
         case (.swipe(var p), "fingers"): p.fingers = count; kind = .swipe(p)
         case (.swipe(var p), "minimumDistance"): p.minimumDistance = number; kind = .swipe(p)
         case (.swipe(var p), "minimumVelocity"): p.minimumVelocity = number; kind = .swipe(p)
@@ -230,12 +232,12 @@ extension GraphConfiguration {
         case (.swipe(var p), "maximumDuration"): p.maximumDuration = interval; kind = .swipe(p)
         case (.edgeSwipe(var p), "margin"): p.margin = number; kind = .edgeSwipe(p)
         case (.edgeSwipe(var p), "slop"): p.slop = number; kind = .edgeSwipe(p)
-        case (.edgeSwipe(var p), "velocitySmoothing"): p.velocitySmoothing = interval; kind = .edgeSwipe(p)
+        case (.edgeSwipe(var p), "velocityWindow"): p.velocityWindow = interval; kind = .edgeSwipe(p)
         case (.pinch(var p), "minimumSpanChange"): p.minimumSpanChange = number; kind = .pinch(p)
-        case (.pinch(var p), "velocitySmoothing"): p.velocitySmoothing = interval; kind = .pinch(p)
+        case (.pinch(var p), "velocityWindow"): p.velocityWindow = interval; kind = .pinch(p)
         case (.rotate(var p), "minimumAngle"): p.minimumAngle = number; kind = .rotate(p)
         case (.rotate(var p), "minimumTravel"): p.minimumTravel = number; kind = .rotate(p)
-        case (.rotate(var p), "velocitySmoothing"): p.velocitySmoothing = interval; kind = .rotate(p)
+        case (.rotate(var p), "velocityWindow"): p.velocityWindow = interval; kind = .rotate(p)
         default:
             // The table above and `parameters` list the same names; a miss is our bug.
             throw ConfigError(file: file, line: line, message: "\(kindName).\(name) is declared but not settable (a Touchline bug)")

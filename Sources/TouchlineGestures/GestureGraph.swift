@@ -62,6 +62,12 @@ public struct GestureGraph: Sendable {
     /// Emit decision lines (`"gesture":"explain"`) alongside the gesture events.
     public var explain: Bool = false
 
+    /// Record every state machine transition in `transitions` (principle 5: transitions are
+    /// observable for free). Off by default: recording allocates.
+    public var recordsTransitions: Bool = false
+    /// Transitions recorded since the last `drainTransitions()`.
+    public private(set) var transitions: [Transition] = []
+
     /// Contacts tracked at once; more are ignored and counted (as the frame assembler's
     /// default capacity).
     public static let contactCapacity = 32
@@ -182,6 +188,10 @@ public struct GestureGraph: Sendable {
     mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
         let target = targetOf[i]
         deliver(i, .deadlineReached(d), emit)
+        // A deadline that survives its own firing would fire forever: our bug, reset it.
+        if status[i].receivesContacts, recognizers[i].deadline == d {
+            reportBug(i, state: recognizers[i].stateName, input: "deadlineReached (deadline kept)", at: d, emit)
+        }
         if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
     }
 
@@ -253,24 +263,29 @@ public struct GestureGraph: Sendable {
 
     func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
 
-    /// The target a contact landing at `p` belongs to: among the targets whose rectangle or
-    /// minimum hit area (7 mm square, centred) holds `p`, those with the highest z; of these, one
-    /// whose rectangle holds `p` (the later declared on top), else the nearest. So a small
-    /// target is easy to hit above a background, but never takes a point inside a neighbour at
-    /// its own level.
-    func hitTest(_ p: Point) -> Int? {
-        var best: (index: Int, z: Int, distance: Double)? = nil
-        for t in hitOrder where targets[t].hitRect.contains(p) || targets[t].rect.contains(p) {
-            let z = targets[t].z
-            let d = targets[t].rect.distance(to: p)
-            if let b = best {
-                if z < b.z { break }
-                if d < b.distance { best = (t, z, d) }
-            } else {
-                best = (t, z, d)
-            }
+    /// The target a contact landing at `p` belongs to: the topmost target whose rectangle
+    /// holds `p` (higher z, then the later declared), unless `p` falls in the minimum hit area
+    /// (7 mm square, centred) of a target drawn above it and inside it, a button on a
+    /// background: then that target, the nearest if several. So a small target is easy to
+    /// hit, but only takes points from what lies under it, never from a neighbour.
+    func hitTest(_ point: Point) -> Int? {
+        // A contact a little outside the axis range (calibration, wild values) still lands on
+        // the nearest edge of the sensor, so the whole-surface target always holds it.
+        let p = Point(x: min(max(point.x.isFinite ? point.x : 0, 0), surface.width), y: min(max(point.y.isFinite ? point.y : 0, 0), surface.height))
+        var exact: (index: Int, rank: Int)? = nil
+        for (rank, t) in hitOrder.enumerated() where targets[t].rect.contains(p) {
+            exact = (t, rank)
+            break
         }
-        return best?.index
+        var best: (index: Int, distance: Double)? = nil
+        for (rank, t) in hitOrder.enumerated() where targets[t].hitRect.contains(p) && !targets[t].rect.contains(p) {
+            if let e = exact {
+                guard rank < e.rank, targets[e.index].rect.contains(targets[t].rect) else { continue }
+            }
+            let d = targets[t].rect.distance(to: p)
+            if best == nil || d < best!.distance { best = (t, d) }
+        }
+        return best?.index ?? exact?.index
     }
 
     func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {
@@ -361,8 +376,18 @@ public struct GestureGraph: Sendable {
 
 
     mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
+        let before = recognizers[i].stateName
         let action = recognizers[i].handle(input)
+        if recordsTransitions {
+            transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers[i].stateName, action: action.name))
+        }
         apply(i, action, at: input.time, emit)
+    }
+
+    /// Returns the recorded transitions and forgets them.
+    public mutating func drainTransitions() -> [Transition] {
+        defer { transitions.removeAll() }
+        return transitions
     }
 
     mutating func apply(_ i: Int, _ action: RecognizerAction, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
@@ -543,4 +568,16 @@ struct MemberIndices: Sequence, IteratorProtocol {
         mask &= mask - 1
         return i
     }
+}
+
+/// One step of a recognizer's state machine, for observers and logs:
+/// `0.080000 tap: touching → contactLifted → claimed (claim)`.
+public struct Transition: Sendable, CustomStringConvertible {
+    public var time: Timestamp
+    public var recognizer: String
+    public var from: StaticString
+    public var input: StaticString
+    public var to: StaticString
+    public var action: StaticString
+    public var description: String { "\(time) \(recognizer): \(from) → \(input) → \(to) (\(action))" }
 }

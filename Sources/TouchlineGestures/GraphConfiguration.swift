@@ -18,6 +18,7 @@ public struct Rect: Hashable, Sendable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public func contains(_ p: Point) -> Bool { p.x >= x && p.x <= maxX && p.y >= y && p.y <= maxY }
+    public func contains(_ r: Rect) -> Bool { r.x >= x && r.maxX <= maxX && r.y >= y && r.maxY <= maxY }
     /// Distance from `p` to the rectangle (0 inside).
     public func distance(to p: Point) -> Double {
         let dx = max(x - p.x, 0, p.x - maxX)
@@ -87,7 +88,7 @@ public struct PanParameters: Hashable, Sendable {
     public var minimumFingers = 1
     public var maximumFingers = 10
     public var slop = Thresholds.panSlop
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
@@ -105,13 +106,13 @@ public struct SwipeParameters: Hashable, Sendable {
 public struct EdgeSwipeParameters: Hashable, Sendable {
     public var margin = Thresholds.edgeMargin
     public var slop = Thresholds.edgeSlop
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
 public struct PinchParameters: Hashable, Sendable {
     public var minimumSpanChange = Thresholds.pinchMinSpanChange
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
@@ -120,7 +121,7 @@ public struct RotateParameters: Hashable, Sendable {
     public var minimumAngle = Thresholds.rotateMinAngle
     /// How far the turn must carry the fingers along their circle (rotation × span / 2), mm.
     public var minimumTravel = Thresholds.rotateMinTravel
-    public var velocitySmoothing = Thresholds.velocitySmoothing
+    public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 

@@ -35,11 +35,10 @@ public enum Thresholds {
     /// Pan: centroid translation before a pan begins, mm. 3 mm (design); Flutter's `kPanSlop`
     /// is 2 × kTouchSlop = 36 px ≈ 9.5 mm, which feels late on a large screen.
     public static let panSlop = 3.0
-    /// Velocity smoothing time constant: a first-order low-pass over the instantaneous
-    /// velocity, whose result depends on elapsed time, not on the number of frames, so 60, 120
-    /// and 240 Hz give the same velocity for the same motion. 50 ms ≈ Flutter's VelocityTracker
-    /// horizon (100 ms, least squares) halved for a recency-weighted filter.
-    public static let velocitySmoothing = Interval.milliseconds(50)
+    /// Velocity: the span of recent samples a velocity is measured over. 100 ms, Flutter's
+    /// VelocityTracker horizon (`_horizonMilliseconds`); a finger resting longer than this
+    /// before it lifts lifts at velocity 0.
+    public static let velocityWindow = Interval.milliseconds(100)
 
     /// Swipe: shortest stroke, mm. 15 mm (design).
     public static let swipeMinDistance = 15.0

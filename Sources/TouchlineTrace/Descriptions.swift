@@ -107,3 +107,38 @@ extension TraceReader {
         }
     }
 }
+
+extension TraceReader {
+    /// Opens a trace file as the CLI does, with the file system behind two closures:
+    /// - a header-less evemu `.events` file gets its description from `descriptionPath`
+    ///   (`--desc`) or else from the first of `descriptionCandidates(forEventsPath:)` that exists;
+    /// - a getevent trace is read twice: once to infer its devices, then to stream.
+    /// Throws `TraceError` for bad content and whatever `openFile` throws for I/O.
+    public static func open(
+        path: String, descriptionPath: String? = nil, options: TraceReaderOptions = TraceReaderOptions(),
+        openFile: (String) throws -> any ByteSource, fileExists: (String) -> Bool
+    ) throws -> TraceReader {
+        var options = options
+        if let descriptionPath {
+            options.description = try readDescription(source: openFile(descriptionPath), fileName: descriptionPath, maxLineLength: options.maxLineLength)
+        }
+        var reader: TraceReader
+        do {
+            reader = try TraceReader(source: openFile(path), fileName: path, options: options)
+        } catch let error as TraceError where error.needsDescription && descriptionPath == nil {
+            let candidates = descriptionCandidates(forEventsPath: path)
+            guard let found = candidates.first(where: fileExists) else {
+                var extended = error
+                extended.message += "; none of " + candidates.map { "'\($0)'" }.joined(separator: ", ") + " exists"
+                throw extended
+            }
+            options.description = try readDescription(source: openFile(found), fileName: found, maxLineLength: options.maxLineLength)
+            reader = try TraceReader(source: openFile(path), fileName: path, options: options)
+        }
+        if reader.format == .getevent && options.geteventDevices == nil {
+            options.geteventDevices = try inferGeteventDevices(source: openFile(path), fileName: path, options: options.getevent, maxLineLength: options.maxLineLength)
+            reader = try TraceReader(source: openFile(path), fileName: path, options: options)
+        }
+        return reader
+    }
+}

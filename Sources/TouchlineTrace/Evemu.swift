@@ -135,8 +135,10 @@ func found(_ c: ByteCursor) -> String {
 func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> InputEvent {
     var c = ByteCursor(line, at: 2)
     c.skipSpaces()
+    let timeStart = c.index
     // Twelve digits of seconds (30,000 years) keep every time far from Int64 overflow.
     guard let sec = c.unsignedDecimal(maxDigits: 12), c.take(UInt8(ascii: ".")) else {
+        c.index = timeStart
         throw LineError("expected an event line 'E: sec.usec type code value' starting with a time 'sec.usec', found \(found(c))")
     }
     // evemu reads the fraction with "%06u": up to six digits, an integer count of microseconds.

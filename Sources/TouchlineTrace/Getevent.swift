@@ -182,9 +182,8 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
     let valueToken = c.token()
     let valueBytes = UnsafeBufferPointer(rebasing: c.bytes[valueToken])
     var value: Int32
+    // getevent prints values with "%08x": fewer digits means a cut line.
     if valueToken.count == 8, let v = wholeHex(valueBytes) {
-        value = Int32(bitPattern: UInt32(v))
-    } else if valueToken.count >= 1 && valueToken.count <= 8, let v = wholeHex(valueBytes) {
         value = Int32(bitPattern: UInt32(v))
     } else {
         switch c.text(valueToken) {

@@ -32,11 +32,15 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var message: String
+    /// The trace is a header-less evemu `.events` file and no description was given: a caller
+    /// that can find the `.desc` may try again with it (`TraceReader.open` does).
+    public var needsDescription: Bool
 
-    public init(file: String, line: Int, message: String) {
+    public init(file: String, line: Int, message: String, needsDescription: Bool = false) {
         self.file = file
         self.line = line
         self.message = message
+        self.needsDescription = needsDescription
     }
 
     public var description: String { "\(file):\(line): \(message)" }

@@ -153,7 +153,9 @@ public struct TraceReader {
                 } else if let description = options.description {
                     devices = [description]
                 } else {
-                    throw scanner.error("event lines without a device description: this is a header-less evemu .events file; give its .desc file (--desc FILE, or NAME.desc beside it)")
+                    var error = scanner.error("event lines without a device description: this is a header-less evemu .events file; give its .desc file (--desc FILE, or NAME.desc beside it)")
+                    error.needsDescription = true
+                    throw error
                 }
                 pending = TraceEvent(device: 0, event: event)
                 return

@@ -35,7 +35,11 @@ struct FileByteSource: ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {
+            #if canImport(Glibc)
             let n = Glibc.read(descriptor.fd, base, buffer.count)
+            #else
+            let n = Darwin.read(descriptor.fd, base, buffer.count)
+            #endif
             if n >= 0 { return n }
             if errno == EINTR { continue }
             throw Error(path: path, operation: "read", errno: errno)

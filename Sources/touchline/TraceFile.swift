@@ -48,22 +48,10 @@ struct TraceFile {
 
     static func open(_ path: String, input: InputOptions) throws -> TraceFile {
         var options = TraceReaderOptions()
-        // A header-less .events file takes its description from --desc, else from a .desc beside
-        // it; a file with its own header ignores the description.
-        if let desc = input.desc {
-            options.description = try TraceReader.readDescription(source: FileByteSource(path: desc), fileName: desc)
-        } else if let found = TraceReader.descriptionCandidates(forEventsPath: path).first(where: FileByteSource.exists) {
-            options.description = try? TraceReader.readDescription(source: FileByteSource(path: found), fileName: found)
-        }
         options.getevent.name = baseName(path)
-        var reader = try TraceReader(source: FileByteSource(path: path), fileName: path, options: options)
-        if reader.format == .getevent {
-            // getevent carries no axis ranges: infer them in a first pass over the file, then
-            // read it again, streaming both times.
-            options.geteventDevices = try TraceReader.inferGeteventDevices(
-                source: FileByteSource(path: path), fileName: path, options: options.getevent)
-            reader = try TraceReader(source: FileByteSource(path: path), fileName: path, options: options)
-        }
+        let reader = try TraceReader.open(
+            path: path, descriptionPath: input.desc, options: options,
+            openFile: { try FileByteSource(path: $0) }, fileExists: FileByteSource.exists)
         return TraceFile(path: path, reader: reader)
     }
 

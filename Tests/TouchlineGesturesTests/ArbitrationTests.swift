@@ -236,17 +236,23 @@ import TouchlineTesting
             TargetSpec(name: "dot", rect: Rect(x: 150, y: 60, width: 2, height: 2), z: 1),
             // The dot's neighbour at the same level, 1 mm to its right.
             TargetSpec(name: "neighbour", rect: Rect(x: 153, y: 50, width: 20, height: 20), z: 1),
+            // A second small target, whose neighbour on the left lies below it (z 0) but not
+            // under it: the small target's hit area must not take the neighbour's points.
+            TargetSpec(name: "dot2", rect: Rect(x: 150, y: 90, width: 2, height: 2), z: 1),
+            TargetSpec(name: "lowNeighbour", rect: Rect(x: 140, y: 85, width: 9, height: 12), z: 0),
         ],
         recognizers: [
             RecognizerSpec(name: "backgroundTap", kind: .tap(.with()), target: "background"),
             RecognizerSpec(name: "buttonTap", kind: .tap(.with()), target: "button"),
             RecognizerSpec(name: "dotTap", kind: .tap(.with()), target: "dot"),
             RecognizerSpec(name: "neighbourTap", kind: .tap(.with()), target: "neighbour"),
+            RecognizerSpec(name: "dot2Tap", kind: .tap(.with()), target: "dot2"),
+            RecognizerSpec(name: "lowNeighbourTap", kind: .tap(.with()), target: "lowNeighbour"),
         ])
 
     @Test func contactBelongsToTheTopmostTargetUnderIt() throws {
         var h = GestureHarness(configuration: Self.layered)
-        for point in [p(90, 50), p(30, 30), p(148, 61), p(153.5, 61), p(151, 64)] {
+        for point in [p(90, 50), p(30, 30), p(148, 61), p(153.5, 61), p(151, 64), p(148.5, 91), p(149.5, 91)] {
             h.down(0, at: point); h.wait(50); h.up(0); h.wait(400)
         }
         expectLog(h, [
@@ -255,8 +261,10 @@ import TouchlineTesting
             "0.950000 tap recognized [dotTap] f1 (148.00,61.00) count=1",
             "1.400000 tap recognized [neighbourTap] f1 (153.50,61.00) count=1",
             "1.850000 tap recognized [dotTap] f1 (151.00,64.00) count=1",
+            "2.300000 tap recognized [lowNeighbourTap] f1 (148.50,91.00) count=1",
+            "2.750000 tap recognized [dot2Tap] f1 (149.50,91.00) count=1",
         ])
-        #expect(h.gestures.map(\.target) == ["button", "background", "dot", "neighbour", "dot"])
+        #expect(h.gestures.map(\.target) == ["button", "background", "dot", "neighbour", "dot", "lowNeighbour", "dot2"])
         try h.expectNothingPending()
     }
 
@@ -274,5 +282,21 @@ import TouchlineTesting
             "0.090000 tap recognized [backgroundTap] f1 (30.00,30.00) count=1",
         ])
         try h.expectNothingPending()
+    }
+}
+
+@Suite struct TransitionLogTests {
+    @Test func transitionsAreObservable() throws {
+        var driver = ReplayDriver(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), surface: TouchScript.defaultSurface)
+        driver.graph.recordsTransitions = true
+        var s = TouchScript()
+        s.down(0, at: p(50, 50)); s.wait(80); s.up(0)
+        for f in s.frames { driver.feed(f) { _ in } }
+        #expect(driver.graph.drainTransitions().map(\.description) == [
+            "0.000000 tap: idle → contactDown → touching (none)",
+            "0.080000 tap: touching → contactLifted → claimed (claim)",
+            "0.080000 tap: claimed → accepted → idle (finish)",
+        ])
+        #expect(driver.graph.transitions.isEmpty)
     }
 }

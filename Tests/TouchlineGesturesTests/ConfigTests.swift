@@ -96,6 +96,7 @@ import TouchlineTesting
         #expect(error("[defaults]\ntap = 1\n") == "graph.toml:2: a [defaults] key is 'kind.parameter' (for example tap.maxDuration), not 'tap'")
         #expect(error("[defaults]\nswipe.speed = 1\n") == "graph.toml:2: swipe has no parameter 'speed'; its parameters: fingers, minimumDistance, minimumVelocity, maximumAngle, maximumDuration")
         #expect(error("[[recognizer]]\nkind = \"tap\"\n[[recognizer]]\nkind = \"tap\"\n") == "graph.toml:3: recognizer 'tap' is declared twice; give each a unique name")
+        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n") == "graph.toml:4: target 'a' is declared twice; give each a unique name")
         #expect(error("a = {x = 1}\n") == "graph.toml:1: inline tables are not supported; use a [table] or [[array of tables]] section")
         #expect(error("[[recognizer]]\nkind = \"tap\"\nkind = \"pan\"\n") == "graph.toml:3: the key 'kind' is set twice in this table")
         #expect(error("[[recognizer]]\nkind = \"swipe\"\nminimumVelocity = -5\n") == "graph.toml:3: swipe.minimumVelocity cannot be negative")
@@ -116,5 +117,35 @@ import TouchlineTesting
         h.down(0, at: p(50, 50)); h.wait(80); h.up(0); h.wait(400)
         #expect(h.log == ["0.380000 tap recognized [singleTap] f1 (50.00,50.00) count=1"])
         try h.expectNothingPending()
+    }
+}
+
+@Suite struct ConfigFuzzTests {
+    /// Random byte edits of the example config: the parser never crashes, and every error names
+    /// the file and a line that exists, then says what was expected.
+    @Test(arguments: Seeds.cases(300, base: 0xC0F1_0001))
+    func mutatedConfigsFailCleanly(seed: UInt64) throws {
+        let path = Paths.packageRoot.appendingPathComponent("docs/example-config.toml").path
+        var bytes = Array(try String(contentsOfFile: path, encoding: .utf8).utf8)
+        var rng = SeededRandom(seed: seed)
+        let alphabet = Array("[]=\"',.#\n \t{}0123456789abcxyz-_e+".utf8) + [0xC3, 0xA9, 0x00, 0xFF]
+        for _ in 0..<rng.int(1...6) {
+            let at = rng.int(0...(bytes.count - 1))
+            switch rng.int(0...2) {
+            case 0: bytes[at] = alphabet.randomElement(using: &rng)!
+            case 1: bytes.insert(alphabet.randomElement(using: &rng)!, at: at)
+            default: bytes.remove(at: at)
+            }
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        do {
+            let config = try GraphConfiguration.parse(toml: text, file: "fuzz.toml")
+            _ = GestureGraph(configuration: config, surface: Size(width: 200, height: 120))
+        } catch {
+            #expect(error.file == "fuzz.toml", "seed \(seed)")
+            #expect(error.line >= 0 && error.line <= lineCount + 1, "seed \(seed): line \(error.line) of \(lineCount): \(error)")
+            #expect(!error.message.isEmpty && error.description.hasPrefix("fuzz.toml:"), "seed \(seed): \(error)")
+        }
     }
 }

@@ -243,3 +243,40 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
         #expect(recognized.joined(separator: " ") == expected, "seed \(seed): expected \(expected), got \(results[1])")
     }
 }
+
+@Suite struct WildInputTests {
+    /// Frames a broken device or a bad trace could produce: ids that end without beginning or
+    /// come back after ending, positions far outside the sensor, time running backwards, 40
+    /// contacts at once. The graph never crashes, never reports an impossible transition, and
+    /// ends idle.
+    @Test(arguments: Seeds.cases(200, base: 0x3117_0001))
+    func wildFramesNeverBreakTheGraph(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        var frames: [TouchFrame] = []
+        var time: Int64 = 1_000_000
+        for _ in 0..<rng.int(1...80) {
+            time += Int64(rng.int(-20_000...200_000))
+            var frame = TouchFrame(time: Timestamp(microseconds: time))
+            var ids = Set<UInt32>()
+            for _ in 0..<rng.int(0...(rng.chance(0.05) ? 40 : 4)) {
+                let id = UInt32(rng.int(0...45))
+                guard ids.insert(id).inserted else { continue }
+                let wild = rng.chance(0.1)
+                let position = Point(x: wild ? rng.double(-1e6...1e6) : rng.double(0...200), y: wild ? rng.double(-1e6...1e6) : rng.double(0...120))
+                let phase = ContactPhase.allCases.randomElement(using: &rng)!
+                frame.contacts.append(Contact(id: ContactID(id), phase: phase, position: position, normalized: Point(x: position.x / 200, y: position.y / 120)))
+            }
+            frame.contacts.sort { $0.id < $1.id }
+            frames.append(frame)
+        }
+        var driver = ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        driver.graph.explain = true
+        var events: [GestureEvent] = []
+        for f in frames { driver.feed(f) { events.append($0) } }
+        driver.finish { events.append($0) }
+        #expect(driver.graph.internalErrors == 0, "seed \(seed): \(events.filter { $0.phase == .bug }.map(\.json))")
+        #expect(driver.graph.isIdle, "seed \(seed): \(driver.graph.pendingDescription)")
+        // Time never runs backwards in the output.
+        #expect(zip(events, events.dropFirst()).allSatisfy { $0.time <= $1.time }, "seed \(seed)")
+    }
+}

@@ -138,3 +138,58 @@ import TouchlineTesting
         }
     }
 }
+
+@Suite struct AllSharedTracesTests {
+    static var files: [String] {
+        let root = Paths.sharedTraces
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        var out: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if [".events", ".evemu", ".txt", ".yml"].contains(where: { path.hasSuffix($0) }) && !path.hasSuffix("README.md") { out.append(path) }
+        }
+        return out.sorted()
+    }
+
+    /// Every shared recording, through the default graph with explain lines: no impossible
+    /// transition, every began ends, no contact named after its end, same bytes twice, and the
+    /// evemu and libinput-record copies of a recording give the same gestures.
+    @Test(arguments: files)
+    func invariantsHoldOnRealInput(file: String) throws {
+        let trace = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
+        let (events, frameOf, graph) = PropertyTests.run(trace.frames, surface: trace.surface, explain: true)
+        #expect(graph.internalErrors == 0, "\(events.filter { $0.phase == .bug }.map(\.json))")
+        #expect(graph.isIdle, "\(graph.pendingDescription)")
+        var open = Set<String>()
+        for e in events where e.gesture != .explain {
+            switch e.phase {
+            case .began: #expect(open.insert(e.recognizer).inserted, "\(e.json)")
+            case .ended, .cancelled: #expect(open.remove(e.recognizer) != nil, "\(e.json)")
+            case .changed: #expect(open.contains(e.recognizer), "\(e.json)")
+            case .recognized, .won, .waiting, .held, .failed, .bug: break
+            }
+        }
+        #expect(open.isEmpty)
+        var endedAt: [ContactID: Int] = [:]
+        for (k, f) in trace.frames.enumerated() { for c in f.contacts where c.phase.isFinal { endedAt[c.id] = k } }
+        for (e, k) in zip(events, frameOf) {
+            for id in e.contacts { if let end = endedAt[id] { #expect(k <= end, "\(e.json)") } }
+        }
+        #expect(PropertyTests.run(trace.frames, surface: trace.surface, explain: true).events.map(\.json) == events.map(\.json))
+    }
+
+    @Test func evemuAndLibinputRecordCopiesAgree() throws {
+        var compared = 0
+        for file in Self.files where file.hasPrefix("libinput-record/") {
+            let base = String(file.dropFirst("libinput-record/".count).dropLast(".yml".count))
+            guard let original = Self.files.first(where: { $0.hasPrefix("evemu-devices/\(base).") || $0.hasPrefix("xorg-integration-tests/\(base).") }) else { continue }
+            let a = try assemble(path: Paths.sharedTraces.appendingPathComponent(original).path)
+            let b = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
+            let gestures = { (t: AssembledTrace) in
+                GestureHarness.replay(t.frames, surface: t.surface).filter { $0.phase != .changed }.map { "\($0.gesture) \($0.phase) f\($0.fingers)" }
+            }
+            #expect(gestures(a) == gestures(b), "\(original) vs \(file)")
+            compared += 1
+        }
+        #expect(compared == 12)
+    }
+}

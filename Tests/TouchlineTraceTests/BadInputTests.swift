@@ -147,3 +147,26 @@ import TouchlineCore
         #expect(try reader.next() == nil)
     }
 }
+
+/// Regressions for inputs the fuzzers made up.
+@Suite struct FuzzRegressionTests {
+    /// Seconds with 18 digits used to wrap Int64 microseconds, and a writer subtracting two such
+    /// times trapped. Seconds are now limited to 12 digits.
+    @Test func hugeSecondsAreAnError() {
+        let r = readAll("N: T\nE: 0.000001 0000 0000 0\nE: 999999999999999999.000001 0000 0000 0\n", fileName: "t.evemu")
+        #expect(r.error.map(String.init(describing:)) == "t.evemu:3: expected an event line 'E: sec.usec type code value' starting with a time 'sec.usec', found '999999999999999999.00000…'")
+        #expect(r.events.count == 1)
+    }
+
+    @Test func writersSurviveExtremeTimes() throws {
+        var writer = LibinputRecordWriter(devices: [DeviceDescription(name: "x")], sink: BytesSink())
+        try writer.write(TraceEvent(device: 0, event: InputEvent(time: Timestamp(microseconds: .max), type: 0, code: 0, value: 0)))
+        try writer.write(TraceEvent(device: 0, event: InputEvent(time: Timestamp(microseconds: .min), type: 0, code: 0, value: .min)))
+        try writer.finish()
+        var evemu = EvemuWriter(device: DeviceDescription(name: "x"), sink: BytesSink())
+        try evemu.write(InputEvent(time: Timestamp(microseconds: .min), type: 0, code: 0, value: .min))
+        try evemu.write(InputEvent(time: Timestamp(microseconds: .max), type: 0, code: 0, value: .max))
+        try evemu.finish()
+        #expect((evemu.sink as! BytesSink).text.hasSuffix("E: 0.000000 0000 0000 -2147483648\nE: 0.000000 0000 0000 2147483647\n"))
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TouchlineCore
 @testable import TouchlineTrace
@@ -335,5 +336,49 @@ import TouchlineCore
         let back = readAll(text)
         #expect(back.devices == [device])
         #expect(back.events.count == events.count)
+    }
+}
+
+@Suite struct OpenTests {
+    /// A tiny file system of shared traces for `TraceReader.open`.
+    func open(_ path: String, desc: String? = nil) throws -> TraceReader {
+        try TraceReader.open(
+            path: path, descriptionPath: desc,
+            openFile: { p in
+                guard let data = FileManager.default.contents(atPath: p) else { throw TestFailure("no file \(p)") }
+                return BytesSource([UInt8](data))
+            },
+            fileExists: { FileManager.default.fileExists(atPath: $0) })
+    }
+
+    @Test func findsTheDescBesideAnEventsFile() throws {
+        var reader = try open(SharedTraces.path("evemu-devices/Wacom ISDv4 E6 Finger.2fg-tap.events"))
+        #expect(reader.devices.first?.name == "Wacom ISDv4 E6 Finger")
+        var n = 0
+        while try reader.next() != nil { n += 1 }
+        #expect(n == 17)
+    }
+
+    @Test func explicitDescWins() throws {
+        let reader = try open(SharedTraces.path("xorg-integration-tests/n4.events"), desc: SharedTraces.path("evemu-devices/N-Trig MultiTouch.desc"))
+        #expect(reader.devices.first?.name == "N-Trig MultiTouch")
+    }
+
+    @Test func prescansGetevent() throws {
+        let reader = try open(SharedTraces.path("MonkeyHelper/galaxys-paint.txt"))
+        #expect(reader.format == .getevent)
+        #expect(reader.devices.first?.absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == 973)
+    }
+
+    @Test func namesTheCandidatesWhenNoDescExists() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("touchline-open-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = dir.appendingPathComponent("Pad.tap.events")
+        try Data("E: 0.000001 0000 0000 0\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(throws: TraceError(
+            file: file.path, line: 1,
+            message: "event lines without a device description: this is a header-less evemu .events file; give its .desc file (--desc FILE, or NAME.desc beside it); none of '\(dir.path)/Pad.tap.desc', '\(dir.path)/Pad.desc' exists",
+            needsDescription: true)) { try open(file.path) }
     }
 }

@@ -72,14 +72,34 @@ let sharedTraces: [SharedTrace] = [
         #expect(result.events.allSatisfy { $0.device == 0 })
     }
 
-    /// Lines split at every byte boundary give the same events as one big read.
-    @Test func chunkBoundariesDoNotMatter() throws {
-        let bytes = try SharedTraces.bytes("libinput-record/Wacom ISDv4 E6 Finger.2fg-tap.yml")
+    /// Lines split at every byte boundary give the same events as one big read (CRLF and a
+    /// last line without newline included).
+    @Test(arguments: [
+        "libinput-record/Wacom ISDv4 E6 Finger.2fg-tap.yml",
+        "MonkeyHelper/tablet-openCalender-drag-tap-tap.txt",
+        "evemu-devices/Atmel maXTouch Touchscreen.2-fingers-touch-release.events",
+    ])
+    func chunkBoundariesDoNotMatter(_ path: String) throws {
+        let bytes = try SharedTraces.bytes(path)
         let whole = readAll(bytes)
+        #expect(whole.error == nil)
         for limit in [1, 2, 3, 7, 64] {
             let split = readAll(bytes, chunkLimit: limit)
             #expect(split.events == whole.events)
             #expect(split.devices == whole.devices)
         }
+    }
+
+    @Test func lastLineWithoutNewline() throws {
+        let bytes = try SharedTraces.bytes("MonkeyHelper/galaxys-paint.txt")
+        #expect(bytes.last != 0x0A)
+        var trimmed = bytes
+        while trimmed.last == 0x20 { trimmed.removeLast() }
+        let whole = readAll(trimmed)
+        #expect(whole.error == nil)
+        #expect(whole.events.count == 2935)
+        let cut = readAll(Array(trimmed.dropLast(3)), fileName: "cut.txt")
+        #expect(cut.error.map(String.init(describing:)) == "cut.txt:2935: expected a value of 8 hex digits (or UP/DOWN/REPEAT) after the code, found '00000'")
+        #expect(cut.events.count == 2934)
     }
 }

@@ -4,137 +4,48 @@ import TouchlineCore
 /// between two fingers) changes by `minimumSpanChange`; `scale` is relative to the span when
 /// tracking began. No minimum span. Ends when fewer than two contacts remain.
 /// Diagram: docs/gestures.md#pinch.
-public struct PinchRecognizer: Hashable, Sendable {
-    public struct Track: Hashable, Sendable {
-        /// Product of the frame-to-frame span ratios since tracking began.
-        public var scale: Double
-        /// Sum of the frame-to-frame span changes, mm.
-        public var spanChange: Double
-        var filter: RateFilter
-        public var span: Double
-        public var fingers: Int
-        public var position: Point
-        public var lifted: Bool
+public typealias PinchRecognizer = ContinuousRecognizer<PinchMeasure>
+
+public struct PinchMeasure: ContinuousMeasure {
+    /// Product of the frame-to-frame span ratios since tracking began.
+    public var scale: Double
+    /// Sum of the frame-to-frame span changes, mm.
+    public var spanChange: Double
+    public var velocity: Double
+    public var estimator: VelocityEstimator
+    public var span: Double
+
+    public static var fingersToContinue: Int { 2 }
+
+    public static func begin(_ s: GroupSample, _ parameters: PinchParameters) -> ContinuousStart<PinchMeasure> {
+        .tracking(PinchMeasure(scale: 1, spanChange: 0, velocity: 0, estimator: VelocityEstimator.starting(at: s.time, 1, window: parameters.velocityWindow), span: s.span))
     }
 
-    public enum State: Hashable, Sendable, CustomStringConvertible {
-        case idle
-        case tracking(Track)
-        case claimed(Track)
-        case active(Track)
+    /// The reported span follows the contacts as they go down; the scale only moves with them.
+    public mutating func contactDown(_ s: GroupSample, position: inout Point) {
+        span = s.span
+    }
 
-        public var name: StaticString {
-            switch self {
-            case .idle: return "idle"
-            case .tracking: return "tracking"
-            case .claimed: return "claimed"
-            case .active: return "active"
-            }
+    public mutating func update(_ s: GroupSample) {
+        scale *= s.spanRatio
+        spanChange += s.spanDelta
+        estimator.add(s.time, scale)
+        velocity = estimator.rate(at: s.time).0
+        span = s.span
+    }
+
+    public func verdict(_ parameters: PinchParameters, fingers: Int) -> ContinuousVerdict {
+        if fingers >= 2 && abs(spanChange) >= parameters.minimumSpanChange {
+            return .claim(.reached("span change", value: abs(spanChange), limit: parameters.minimumSpanChange, .millimetres))
         }
-        public var description: String { name.description }
+        return .notYet
     }
 
-    public let parameters: PinchParameters
-    public private(set) var state: State = .idle
-
-    public init(parameters: PinchParameters) { self.parameters = parameters }
-
-    public var deadline: Timestamp? { nil }
-
-    private func emission(_ phase: GesturePhase, _ track: Track) -> Emission {
-        Emission(phase, fingers: track.fingers, position: track.position, detail: .pinch(scale: track.scale, velocity: track.filter.value, span: track.span))
+    public func shortfall(_ parameters: PinchParameters) -> Reason {
+        .shortOf("span change", value: abs(spanChange), limit: parameters.minimumSpanChange, .millimetres)
     }
 
-    private func update(_ track: inout Track, _ s: GroupSample) {
-        let before = track.scale
-        track.scale *= s.spanRatio
-        track.spanChange += s.spanDelta
-        track.filter.add(delta: track.scale - before, over: s.elapsed)
-        track.span = s.span
-        track.position = s.centroid
-        track.fingers = s.present
-    }
+    public mutating func lastLift(at time: Timestamp) {}
 
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
-        switch (state, input) {
-        case let (.idle, .contactDown(s)):
-            state = .tracking(Track(scale: 1, spanChange: 0, filter: RateFilter(timeConstant: parameters.velocitySmoothing), span: s.span, fingers: s.present, position: s.centroid, lifted: false))
-            return .none
-
-        case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):
-            track.fingers = s.present
-            track.span = s.span
-            switch state {
-            case .claimed: state = .claimed(track)
-            case .active: state = .active(track)
-            case .idle, .tracking: state = .tracking(track)
-            }
-            return .none
-
-        case (.tracking(var track), .contactsMoved(let s)):
-            update(&track, s)
-            if track.fingers >= 2 && abs(track.spanChange) >= parameters.minimumSpanChange {
-                state = .claimed(track)
-                return .claim(.reached("span change", value: abs(track.spanChange), limit: parameters.minimumSpanChange, .millimetres))
-            }
-            state = .tracking(track)
-            return .none
-
-        case (.tracking(let track), .contactLifted(let s)):
-            if s.remaining > 0 { return .none }
-            state = .idle
-            return .fail(.shortOf("span change", value: abs(track.spanChange), limit: parameters.minimumSpanChange, .millimetres))
-
-        case (.tracking, .contactCancelled), (.claimed, .contactCancelled):
-            state = .idle
-            return .fail(.note("a contact was cancelled"))
-
-        case (.claimed(var track), .contactsMoved(let s)):
-            update(&track, s)
-            state = .claimed(track)
-            return .none
-
-        case (.claimed(var track), .contactLifted(let s)):
-            if s.remaining < 2 { track.lifted = true }
-            state = .claimed(track)
-            return .none
-
-        case let (.claimed(track), .accepted):
-            if track.lifted {
-                state = .idle
-                return .finish(emission(.began, track), then: emission(.ended, track))
-            }
-            state = .active(track)
-            return .emit(emission(.began, track))
-
-        case (.active(var track), .contactsMoved(let s)):
-            update(&track, s)
-            state = .active(track)
-            return .emit(emission(.changed, track))
-
-        case (.active(var track), .contactLifted(let s)):
-            if s.remaining >= 2 {
-                track.fingers = s.remaining
-                state = .active(track)
-                return .none
-            }
-            state = .idle
-            return .finish(emission(.ended, track), then: nil)
-
-        case let (.active(track), .contactCancelled):
-            state = .idle
-            return .finish(emission(.cancelled, track), then: nil)
-
-        case (_, .rejected):
-            state = .idle
-            return .none
-
-        case (.idle, .contactsMoved), (.idle, .contactLifted), (.idle, .contactCancelled), (.idle, .deadlineReached),
-             (.idle, .accepted), (.tracking, .deadlineReached), (.tracking, .accepted), (.claimed, .deadlineReached),
-             (.active, .deadlineReached), (.active, .accepted):
-            let name = state.name
-            state = .idle
-            return .impossible(state: name, input: input.name)
-        }
-    }
+    public var detail: GestureDetail { .pinch(scale: scale, velocity: velocity, span: span) }
 }

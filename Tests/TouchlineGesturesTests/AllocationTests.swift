@@ -1,0 +1,124 @@
+// Zero heap allocations per frame in the graph's steady state (principle 10), counted exactly
+// the way Tests/TouchlineCoreTests/AllocationTests.swift does: the runtime's `_swift_allocObject`
+// hook, in a child process (this test binary again, filtered to `GraphAllocationProbe`), because
+// the hook reroutes every retain and release in the process.
+import Foundation
+import Glibc
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineTesting
+
+private typealias AllocObject = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
+
+nonisolated(unsafe) private var originalAllocObject: AllocObject?
+nonisolated(unsafe) private var countedThread: pthread_t = 0
+nonisolated(unsafe) private var heapObjects = 0
+
+private let countingAllocObject: AllocObject = { metadata, size, alignMask in
+    if pthread_equal(pthread_self(), countedThread) != 0 { heapObjects += 1 }
+    return originalAllocObject!(metadata, size, alignMask)
+}
+
+private func countHeapObjects(_ body: () -> Void) -> Int? {
+    guard let hook = dlsym(nil, "_swift_allocObject"),
+        let enable = dlsym(nil, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")
+    else { return nil }
+    let slot = hook.assumingMemoryBound(to: AllocObject?.self)
+    originalAllocObject = slot.pointee
+    countedThread = pthread_self()
+    heapObjects = 0
+    slot.pointee = countingAllocObject
+    enable.storeBytes(of: true, as: Bool.self)
+    body()
+    enable.storeBytes(of: false, as: Bool.self)
+    slot.pointee = originalAllocObject
+    countedThread = 0
+    return heapObjects
+}
+
+private let graphProbeVariable = "TOUCHLINE_GRAPH_ALLOCATION_PROBE"
+
+/// `n` fingers down, then circling forever at 120 Hz: the default graph's pan (and pinch and
+/// rotate, which the circling spread and turn) emit `changed` on every frame.
+private func circlingFrames(_ n: Int, count: Int) -> [TouchFrame] {
+    var s = TouchScript(rate: 120)
+    s.down((0..<n).map { ($0, Point(x: 40 + 12 * Double($0), y: 50 + 5 * Double($0))) })
+    for k in 0..<(count / 60 + 1) {
+        s.turn(about: Point(x: 100, y: 60), by: 0.6, scale: k % 2 == 0 ? 1.2 : 1 / 1.2, over: 500)
+    }
+    return s.frames
+}
+
+private struct GraphSteadyRun {
+    var driver: ReplayDriver
+    var writer = JSONWriter(capacity: 4096)
+    var frames: [TouchFrame]
+    var lines = 0
+
+    init(contacts: Int, explain: Bool) {
+        frames = circlingFrames(contacts, count: 2100)
+        driver = ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        driver.graph.explain = explain
+        for f in frames.prefix(100) { feed(f) }
+    }
+
+    mutating func feed(_ frame: TouchFrame) {
+        var w = writer
+        var n = 0
+        writer = JSONWriter(capacity: 0)
+        driver.feed(frame) { event in
+            w.reset()
+            event.writeJSON(into: &w)
+            n += 1
+        }
+        writer = w
+        lines += n
+    }
+
+    mutating func measure() {
+        for i in 100..<frames.count { feed(frames[i]) }
+    }
+}
+
+@Suite(.serialized, .enabled(if: getenv(graphProbeVariable) != nil, "runs only in the child process graphAllocatesNothingPerFrame starts"))
+struct GraphAllocationProbe {
+    @Test func probe() {
+        var sink: [Int] = []
+        let control = countHeapObjects { sink = Array(repeating: 1, count: 100) }
+        print("control \(control ?? -1) \(sink.count)")
+        for contacts in [1, 2, 10] {
+            var run = GraphSteadyRun(contacts: contacts, explain: false)
+            let before = run.lines
+            let count = countHeapObjects { run.measure() }
+            print("graph \(contacts) \(count ?? -1) \(run.frames.count - 100) \(run.lines - before)")
+        }
+    }
+}
+
+@Suite struct GraphAllocationTests {
+    @Test func graphAllocatesNothingPerFrame() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "GraphAllocationProbe"]
+        child.environment = ProcessInfo.processInfo.environment.merging([graphProbeVariable: "1"]) { $1 }
+        let output = Pipe()
+        child.standardOutput = output
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        child.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
+        let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("graph ") }.map(String.init)
+        print(lines.joined(separator: "\n"))
+        #expect(lines.count == 3)
+        let control = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("control ") }?.split(separator: " ")
+        #expect((control.flatMap { Int($0[1]) } ?? 0) >= 1, "the counter must see the control allocation")
+        for line in lines {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 5 && parts[2] == "0", "heap objects per steady-state run: \(line) (graph CONTACTS OBJECTS FRAMES EVENTS)")
+            #expect(parts.count == 5 && (Int(parts[4]) ?? 0) > 0, "the run must emit events: \(line)")
+        }
+    }
+}

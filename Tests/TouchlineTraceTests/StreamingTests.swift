@@ -1,0 +1,61 @@
+import Testing
+import TouchlineCore
+@testable import TouchlineTrace
+
+/// A source that makes a long libinput record file on the fly, so nothing holds it whole.
+struct GeneratedRecording: ByteSource {
+    var frames: Int
+    private var pending: [UInt8] = Array("""
+        version: 1
+        ndevices: 1
+        devices:
+        - node: /dev/input/event0
+          evdev:
+            name: "Generated"
+            id: [3, 1, 2, 3]
+            codes:
+              0: [0]
+              3: [53]
+            absinfo:
+              53: [0, 1000, 0, 0, 10]
+            properties: [1]
+          events:
+
+        """.utf8)
+    private var offset = 0
+    private var frame = 0
+
+    init(frames: Int) { self.frames = frames }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while pending.count - offset < buffer.count && frame < frames {
+            let t = frame * 8000
+            pending.append(contentsOf: "  - evdev:\n    - [  \(t / 1_000_000), \(t % 1_000_000),   3,  53, \(frame % 1000)] # EV_ABS / ABS_MT_POSITION_X\n    - [  \(t / 1_000_000), \(t % 1_000_000),   0,   0,       0] # SYN_REPORT\n".utf8)
+            frame += 1
+        }
+        let n = min(buffer.count, pending.count - offset)
+        pending.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
+        offset += n
+        if offset > 1 << 20 {
+            pending.removeFirst(offset)
+            offset = 0
+        }
+        return n
+    }
+}
+
+@Suite struct StreamingTests {
+    /// About 10 MB through a reader whose buffer never grows past one line plus one chunk.
+    @Test func longRecordingStreams() throws {
+        var reader = try TraceReader(source: GeneratedRecording(frames: 100_000), fileName: "generated.yml")
+        var count = 0
+        var lastValue: Int32 = -1
+        while let e = try reader.next() {
+            count += 1
+            if e.event.type == EventCodes.EV_ABS { lastValue = e.event.value }
+        }
+        #expect(count == 200_000)
+        #expect(lastValue == 999)
+        #expect(reader.devices.first?.absinfo[53]?.resolution == 10)
+    }
+}

@@ -70,6 +70,11 @@ struct Play: ParsableCommand {
         let unplug = unplugAt.map { Interval(microseconds: Int64($0 * 1_000_000)) }
         var pending = Array(repeating: [InputEvent](), count: writers.count)
         var first: Timestamp?
+        var lateness = Interval.zero
+        var frameCount = 0
+        defer {
+            warn("played \(frameCount) frames, the latest \(formatFixed(lateness.milliseconds, decimals: 1)) ms after its time")
+        }
         var last = Interval.zero
         while let (index, event) = try trace.next() {
             // SYN_DROPPED in a recording describes the recording machine's buffer, not input.
@@ -85,6 +90,10 @@ struct Play: ParsableCommand {
             RealTime.wait(until: start + offset)
             try writers[index](pending[index][...])
             pending[index].removeAll(keepingCapacity: true)
+            // How late the frame went out: a loaded machine (or an emulated one) stretches the
+            // trace's timing, which moves velocities and time-based decisions.
+            lateness = max(lateness, RealTime.now() - (start + offset))
+            frameCount += 1
         }
         if let unplug, !created.isEmpty {
             RealTime.wait(until: start + unplug)

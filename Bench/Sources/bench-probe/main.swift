@@ -1,0 +1,116 @@
+// A fixed workload for profilers: `valgrind --tool=callgrind` counts instructions, which are
+// repeatable on a busy machine where wall clock is not (docs/performance.md).
+//
+//     bench-probe graph N FRAMES     default graph, N fingers circling, FRAMES steady frames
+//     bench-probe assembler N FRAMES the assembler alone on the same input
+//     bench-probe replay FILE        read + assemble + recognize + JSON (discarded), in memory
+//
+// The warm-up (fingers down, 4 turns of motion) runs before `CALLGRIND_START`: with
+// `--collect-atstart=no --toggle-collect='*measured*'` only the measured loop is counted.
+
+import BenchSupport
+import Foundation
+import TouchlineCore
+import TouchlineGestures
+import TouchlineTrace
+
+@inline(never) func measuredGraph(_ graph: inout GestureGraph, _ ring: inout [TouchFrame], _ t: inout Int64, frames: Int) -> Int {
+    var emitted = 0
+    var k = 0
+    for _ in 0..<frames {
+        t += MovingContacts.frameInterval
+        ring[k].time = Timestamp(microseconds: t)
+        graph.process(ring[k]) { e in emitted &+= e.seq }
+        k += 1
+        if k == ring.count { k = 0 }
+    }
+    return emitted
+}
+
+@inline(never) func measuredAssembler(_ assembler: inout FrameAssembler, _ turn: [InputEvent], _ offset: inout Int64, turnLength: Int64, frames: Int) -> Int {
+    var made = 0
+    var sum = 0
+    while made < frames {
+        for e in turn {
+            let shifted = InputEvent(time: Timestamp(microseconds: e.time.microseconds &+ offset), type: e.type, code: e.code, value: e.value)
+            if assembler.feed(shifted) { made += 1; sum &+= assembler.frame.contacts.count }
+        }
+        offset &+= turnLength
+    }
+    return sum
+}
+
+@inline(never) func measuredReplay(_ bytes: [UInt8], name: String) throws -> (events: Int, lines: Int, bytes: Int) {
+    var options = TraceReaderOptions()
+    if name.hasSuffix(".getevent") {
+        options.geteventDevices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: name)
+    }
+    var reader = try TraceReader(source: BytesSource(bytes), fileName: name, options: options)
+    var assembler = FrameAssembler(device: reader.devices[0])
+    var driver = ReplayDriver(configuration: .default, surface: assembler.geometry.size)
+    var json = JSONWriter(capacity: 4096)
+    var events = 0, lines = 0, written = 0
+    while let e = try reader.next() {
+        events += 1
+        guard assembler.feed(e.event) else { continue }
+        driver.feed(assembler.frame) { g in
+            json.reset()
+            g.writeJSON(into: &json)
+            json.bytes.append(UInt8(ascii: "\n"))
+            written &+= json.bytes.count
+            lines += 1
+        }
+    }
+    driver.finish { g in
+        json.reset()
+        g.writeJSON(into: &json)
+        written &+= json.bytes.count
+        lines += 1
+    }
+    return (events, lines, written)
+}
+
+let args = CommandLine.arguments
+func usage() -> Never {
+    print("usage: bench-probe graph|assembler FINGERS FRAMES | bench-probe replay FILE")
+    exit(2)
+}
+guard args.count >= 3 else { usage() }
+let start = ContinuousClock.now
+switch args[1] {
+case "graph", "assembler":
+    guard args.count == 4, let fingers = Int(args[2]), let frames = Int(args[3]) else { usage() }
+    let motion = MovingContacts(fingers: fingers)
+    if args[1] == "graph" {
+        var (ring, assembler) = motion.frameRing()
+        var graph = GestureGraph(configuration: .default, surface: assembler.geometry.size)
+        for e in motion.downEvents(at: .zero) where assembler.feed(e) { graph.process(assembler.frame) { _ in } }
+        var t = ring.last!.time.microseconds
+        _ = measuredGraph(&graph, &ring, &t, frames: 4 * ring.count)
+        let s = ContinuousClock.now
+        let r = measuredGraph(&graph, &ring, &t, frames: frames)
+        let d = ContinuousClock.now - s
+        print("graph \(fingers) contacts: \(frames) frames in \(d), \(Double(d.components.attoseconds) / 1e9 / Double(frames) + Double(d.components.seconds) * 1e9 / Double(frames)) ns/frame (checksum \(r))")
+    } else {
+        var assembler = FrameAssembler(device: SyntheticPanel.device)
+        for e in motion.downEvents(at: .zero) { _ = assembler.feed(e) }
+        let turn = motion.motionEvents(after: .zero)
+        var offset: Int64 = 0
+        let turnLength = Int64(motion.period) * MovingContacts.frameInterval
+        _ = measuredAssembler(&assembler, turn, &offset, turnLength: turnLength, frames: 4 * motion.period)
+        let s = ContinuousClock.now
+        let r = measuredAssembler(&assembler, turn, &offset, turnLength: turnLength, frames: frames)
+        print("assembler \(fingers) contacts: \(frames) frames in \(ContinuousClock.now - s) (checksum \(r))")
+    }
+case "replay":
+    let url = URL(fileURLWithPath: args[2])
+    let bytes = try BenchTraces.bytes(of: url)
+    let s = ContinuousClock.now
+    let r = try measuredReplay(bytes, name: url.lastPathComponent)
+    let d = ContinuousClock.now - s
+    let secs = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
+    print("replay \(url.lastPathComponent): \(r.events) events, \(r.lines) lines, \(r.bytes) bytes of JSON in \(d): \(Int(Double(r.events) / secs)) events/s, \(Int(Double(bytes.count) / 1e6 / secs)) MB/s")
+default:
+    usage()
+}
+_ = start

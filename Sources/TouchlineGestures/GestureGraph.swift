@@ -105,7 +105,7 @@ public struct GestureGraph: Sendable {
     var targets: [TargetState]
     /// Target indices, topmost first.
     var hitOrder: [Int]
-    var recognizers: [AnyRecognizer]
+    var recognizers: RecognizerStore
     var status: [ArenaStatus]
     var claimReasons: [Reason?]
     let names: [String]
@@ -132,7 +132,7 @@ public struct GestureGraph: Sendable {
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
         let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
-        recognizers = specs.map { AnyRecognizer($0.kind, surface: surface) }
+        recognizers = RecognizerStore(specs.map(\.kind), surface: surface)
         status = Array(repeating: .idle, count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map(\.name)
@@ -169,7 +169,7 @@ public struct GestureGraph: Sendable {
     func earliestDeadline() -> (Int, Timestamp)? {
         var best: (Int, Timestamp)? = nil
         for i in recognizers.indices where status[i].receivesContacts {
-            if let d = recognizers[i].deadline, best == nil || d < best!.1 { best = (i, d) }
+            if let d = recognizers.deadline(i), best == nil || d < best!.1 { best = (i, d) }
         }
         return best
     }
@@ -189,8 +189,8 @@ public struct GestureGraph: Sendable {
         let target = targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.
-        if status[i].receivesContacts, recognizers[i].deadline == d {
-            reportBug(i, state: recognizers[i].stateName, input: "deadlineReached (deadline kept)", at: d, emit)
+        if status[i].receivesContacts, recognizers.deadline(i) == d {
+            reportBug(i, state: recognizers.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
         }
         if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
     }
@@ -206,7 +206,7 @@ public struct GestureGraph: Sendable {
         if !contacts.isEmpty { parts.append("contacts down: \(contacts.map { $0.id.description }.joined(separator: ","))") }
         for t in targets where t.open { parts.append("arena of target '\(t.name)' open") }
         for i in recognizers.indices where status[i] != .idle {
-            parts.append("\(names[i]): \(status[i]) in state \(recognizers[i].stateName)")
+            parts.append("\(names[i]): \(status[i]) in state \(recognizers.stateName(i))")
         }
         if let d = nextDeadline { parts.append("deadline at \(d)") }
         return parts.joined(separator: "; ")
@@ -214,7 +214,7 @@ public struct GestureGraph: Sendable {
 
     /// Each recognizer's name, arena status and state, for tests and observers.
     public var recognizerStates: [(name: String, status: ArenaStatus, state: String)] {
-        recognizers.indices.map { (names[$0], status[$0], recognizers[$0].stateName.description) }
+        recognizers.indices.map { (names[$0], status[$0], recognizers.stateName($0).description) }
     }
 
     // MARK: - Frames
@@ -379,12 +379,12 @@ public struct GestureGraph: Sendable {
         // The state before is only read when recording: reading it on every input cost 6 % of
         // a frame (docs/performance.md).
         guard recordsTransitions else {
-            apply(i, recognizers[i].handle(input), at: input.time, emit)
+            apply(i, recognizers.handle(i, input), at: input.time, emit)
             return
         }
-        let before = recognizers[i].stateName
-        let action = recognizers[i].handle(input)
-        transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers[i].stateName, action: action.name))
+        let before = recognizers.stateName(i)
+        let action = recognizers.handle(i, input)
+        transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers.stateName(i), action: action.name))
         apply(i, action, at: input.time, emit)
     }
 
@@ -428,7 +428,7 @@ public struct GestureGraph: Sendable {
     mutating func reportBug(_ i: Int, state: StaticString, input: StaticString, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         internalErrors += 1
         explainLine(i, .bug, .impossible(state: state, input: input), at: time, emit)
-        _ = recognizers[i].handle(.rejected(time))
+        _ = recognizers.handle(i, .rejected(time))
         status[i] = .failed
         resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
     }
@@ -492,7 +492,7 @@ public struct GestureGraph: Sendable {
         status[j] = .failed
         claimReasons[j] = nil
         explainLine(j, .failed, reason, at: time, emit)
-        let action = recognizers[j].handle(.rejected(time))
+        let action = recognizers.handle(j, .rejected(time))
         if case .none = action {} else { apply(j, action, at: time, emit) }
         resolveWaiting(on: targetOf[j], failed: j, at: time, emit)
     }
@@ -522,7 +522,7 @@ public struct GestureGraph: Sendable {
         guard targets[t].open else { return }
         for i in MemberIndices(targets[t].members) {
             if status[i] == .possible { reject(i, .swept, at: time, emit) }
-            if status[i] == .won { reportBug(i, state: recognizers[i].stateName, input: "arena close", at: time, emit) }
+            if status[i] == .won { reportBug(i, state: recognizers.stateName(i), input: "arena close", at: time, emit) }
         }
         var open = false
         for i in MemberIndices(targets[t].members) { if status[i].isPending || status[i] == .won { open = true } }

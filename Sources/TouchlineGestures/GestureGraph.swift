@@ -80,8 +80,9 @@ public struct GestureGraph: Sendable {
     /// Lines emitted so far (the next event's `seq`).
     public private(set) var seq = 0
 
+    /// Trivially copyable (the name lives in `targetNames`), so reading `targets[t]` on the
+    /// per-frame path copies no String and retains nothing.
     struct TargetState: Sendable {
-        var name: String
         var rect: Rect
         var hitRect: Rect
         var z: Int
@@ -103,6 +104,7 @@ public struct GestureGraph: Sendable {
     }
 
     var targets: [TargetState]
+    let targetNames: [String]
     /// Target indices, topmost first.
     var hitOrder: [Int]
     var recognizers: RecognizerStore
@@ -125,8 +127,9 @@ public struct GestureGraph: Sendable {
             let width = max(rect.width, Thresholds.minimumHitSize)
             let height = max(rect.height, Thresholds.minimumHitSize)
             let hit = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width: width, height: height)
-            return TargetState(name: spec.name, rect: rect, hitRect: hit, z: spec.z)
+            return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
+        targetNames = targetSpecs.map(\.name)
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
@@ -137,8 +140,8 @@ public struct GestureGraph: Sendable {
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map(\.name)
         kinds = specs.map(\.kind.gesture)
-        let targetNames = targetSpecs.map(\.name)
-        targetOf = specs.map { spec in targetNames.firstIndex(of: spec.target) ?? 0 }
+        let declaredTargets = targetNames
+        targetOf = specs.map { spec in declaredTargets.firstIndex(of: spec.target) ?? 0 }
         var sim = Array(repeating: UInt64(0), count: specs.count)
         var req = Array(repeating: UInt64(0), count: specs.count)
         let recognizerNames = specs.map(\.name)
@@ -204,7 +207,7 @@ public struct GestureGraph: Sendable {
     public var pendingDescription: String {
         var parts: [String] = []
         if !contacts.isEmpty { parts.append("contacts down: \(contacts.map { $0.id.description }.joined(separator: ","))") }
-        for t in targets where t.open { parts.append("arena of target '\(t.name)' open") }
+        for t in targets.indices where targets[t].open { parts.append("arena of target '\(targetNames[t])' open") }
         for i in recognizers.indices where status[i] != .idle {
             parts.append("\(names[i]): \(status[i]) in state \(recognizers.stateName(i))")
         }
@@ -544,7 +547,7 @@ public struct GestureGraph: Sendable {
     mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         let t = targetOf[i]
         let event = GestureEvent(
-            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targets[t].name,
+            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[t],
             recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
         seq += 1
         emit(event)
@@ -555,7 +558,7 @@ public struct GestureGraph: Sendable {
         let t = targetOf[i]
         let list = contactList(on: t)
         let event = GestureEvent(
-            seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targets[t].name,
+            seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targetNames[t],
             recognizer: names[i], fingers: list.count, position: targets[t].lastCentroid, contacts: list, detail: .explain(reason))
         seq += 1
         emit(event)

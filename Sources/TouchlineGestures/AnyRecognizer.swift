@@ -1,7 +1,9 @@
 import TouchlineCore
 
-/// The graph holds its recognizers as concrete values in one enum (no existentials), so that a
-/// frame costs no allocation and no dynamic dispatch (principle 10).
+/// Any recognizer as a concrete value in one enum (no existentials, principle 10), for code that
+/// handles one recognizer of any kind (the state machine walks in the tests). The graph itself
+/// keeps one array per kind (`RecognizerStore`): `handle` here copies the recognizer out of the
+/// enum and back, too costly on the per-frame path.
 public enum AnyRecognizer: Hashable, Sendable {
     case tap(TapRecognizer)
     case longPress(LongPressRecognizer)

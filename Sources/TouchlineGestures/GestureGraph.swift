@@ -80,8 +80,9 @@ public struct GestureGraph: Sendable {
     /// Lines emitted so far (the next event's `seq`).
     public private(set) var seq = 0
 
+    /// Trivially copyable (the name lives in `targetNames`), so reading `targets[t]` on the
+    /// per-frame path copies no String and retains nothing.
     struct TargetState: Sendable {
-        var name: String
         var rect: Rect
         var hitRect: Rect
         var z: Int
@@ -103,9 +104,10 @@ public struct GestureGraph: Sendable {
     }
 
     var targets: [TargetState]
+    let targetNames: [String]
     /// Target indices, topmost first.
     var hitOrder: [Int]
-    var recognizers: [AnyRecognizer]
+    var recognizers: RecognizerStore
     var status: [ArenaStatus]
     var claimReasons: [Reason?]
     let names: [String]
@@ -125,20 +127,21 @@ public struct GestureGraph: Sendable {
             let width = max(rect.width, Thresholds.minimumHitSize)
             let height = max(rect.height, Thresholds.minimumHitSize)
             let hit = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width: width, height: height)
-            return TargetState(name: spec.name, rect: rect, hitRect: hit, z: spec.z)
+            return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
+        targetNames = targetSpecs.map(\.name)
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
         let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
-        recognizers = specs.map { AnyRecognizer($0.kind, surface: surface) }
+        recognizers = RecognizerStore(specs.map(\.kind), surface: surface)
         status = Array(repeating: .idle, count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map(\.name)
         kinds = specs.map(\.kind.gesture)
-        let targetNames = targetSpecs.map(\.name)
-        targetOf = specs.map { spec in targetNames.firstIndex(of: spec.target) ?? 0 }
+        let declaredTargets = targetNames
+        targetOf = specs.map { spec in declaredTargets.firstIndex(of: spec.target) ?? 0 }
         var sim = Array(repeating: UInt64(0), count: specs.count)
         var req = Array(repeating: UInt64(0), count: specs.count)
         let recognizerNames = specs.map(\.name)
@@ -169,7 +172,7 @@ public struct GestureGraph: Sendable {
     func earliestDeadline() -> (Int, Timestamp)? {
         var best: (Int, Timestamp)? = nil
         for i in recognizers.indices where status[i].receivesContacts {
-            if let d = recognizers[i].deadline, best == nil || d < best!.1 { best = (i, d) }
+            if let d = recognizers.deadline(i), best == nil || d < best!.1 { best = (i, d) }
         }
         return best
     }
@@ -189,8 +192,8 @@ public struct GestureGraph: Sendable {
         let target = targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.
-        if status[i].receivesContacts, recognizers[i].deadline == d {
-            reportBug(i, state: recognizers[i].stateName, input: "deadlineReached (deadline kept)", at: d, emit)
+        if status[i].receivesContacts, recognizers.deadline(i) == d {
+            reportBug(i, state: recognizers.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
         }
         if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
     }
@@ -204,9 +207,9 @@ public struct GestureGraph: Sendable {
     public var pendingDescription: String {
         var parts: [String] = []
         if !contacts.isEmpty { parts.append("contacts down: \(contacts.map { $0.id.description }.joined(separator: ","))") }
-        for t in targets where t.open { parts.append("arena of target '\(t.name)' open") }
+        for t in targets.indices where targets[t].open { parts.append("arena of target '\(targetNames[t])' open") }
         for i in recognizers.indices where status[i] != .idle {
-            parts.append("\(names[i]): \(status[i]) in state \(recognizers[i].stateName)")
+            parts.append("\(names[i]): \(status[i]) in state \(recognizers.stateName(i))")
         }
         if let d = nextDeadline { parts.append("deadline at \(d)") }
         return parts.joined(separator: "; ")
@@ -214,7 +217,7 @@ public struct GestureGraph: Sendable {
 
     /// Each recognizer's name, arena status and state, for tests and observers.
     public var recognizerStates: [(name: String, status: ArenaStatus, state: String)] {
-        recognizers.indices.map { (names[$0], status[$0], recognizers[$0].stateName.description) }
+        recognizers.indices.map { (names[$0], status[$0], recognizers.stateName($0).description) }
     }
 
     // MARK: - Frames
@@ -376,11 +379,15 @@ public struct GestureGraph: Sendable {
 
 
     mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
-        let before = recognizers[i].stateName
-        let action = recognizers[i].handle(input)
-        if recordsTransitions {
-            transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers[i].stateName, action: action.name))
+        // The state before is only read when recording: reading it on every input cost 6 % of
+        // a frame (docs/performance.md).
+        guard recordsTransitions else {
+            apply(i, recognizers.handle(i, input), at: input.time, emit)
+            return
         }
+        let before = recognizers.stateName(i)
+        let action = recognizers.handle(i, input)
+        transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers.stateName(i), action: action.name))
         apply(i, action, at: input.time, emit)
     }
 
@@ -424,7 +431,7 @@ public struct GestureGraph: Sendable {
     mutating func reportBug(_ i: Int, state: StaticString, input: StaticString, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         internalErrors += 1
         explainLine(i, .bug, .impossible(state: state, input: input), at: time, emit)
-        _ = recognizers[i].handle(.rejected(time))
+        _ = recognizers.handle(i, .rejected(time))
         status[i] = .failed
         resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
     }
@@ -488,7 +495,7 @@ public struct GestureGraph: Sendable {
         status[j] = .failed
         claimReasons[j] = nil
         explainLine(j, .failed, reason, at: time, emit)
-        let action = recognizers[j].handle(.rejected(time))
+        let action = recognizers.handle(j, .rejected(time))
         if case .none = action {} else { apply(j, action, at: time, emit) }
         resolveWaiting(on: targetOf[j], failed: j, at: time, emit)
     }
@@ -518,7 +525,7 @@ public struct GestureGraph: Sendable {
         guard targets[t].open else { return }
         for i in MemberIndices(targets[t].members) {
             if status[i] == .possible { reject(i, .swept, at: time, emit) }
-            if status[i] == .won { reportBug(i, state: recognizers[i].stateName, input: "arena close", at: time, emit) }
+            if status[i] == .won { reportBug(i, state: recognizers.stateName(i), input: "arena close", at: time, emit) }
         }
         var open = false
         for i in MemberIndices(targets[t].members) { if status[i].isPending || status[i] == .won { open = true } }
@@ -540,7 +547,7 @@ public struct GestureGraph: Sendable {
     mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         let t = targetOf[i]
         let event = GestureEvent(
-            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targets[t].name,
+            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[t],
             recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
         seq += 1
         emit(event)
@@ -551,7 +558,7 @@ public struct GestureGraph: Sendable {
         let t = targetOf[i]
         let list = contactList(on: t)
         let event = GestureEvent(
-            seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targets[t].name,
+            seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targetNames[t],
             recognizer: names[i], fingers: list.count, position: targets[t].lastCentroid, contacts: list, detail: .explain(reason))
         seq += 1
         emit(event)

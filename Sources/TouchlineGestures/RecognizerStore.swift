@@ -1,0 +1,96 @@
+import TouchlineCore
+
+/// The graph's recognizers, one array per concrete kind, addressed by declaration index. A
+/// recognizer handles its input in place in its array: going through `AnyRecognizer` copied
+/// the whole recognizer out of the enum and back on every input (a pan, pinch or rotate holds
+/// a ~200-byte velocity estimator), which was the largest cost of a frame
+/// (docs/performance.md). Still no existentials and no dynamic dispatch (principle 10).
+struct RecognizerStore: Sendable {
+    /// Where recognizer `i` lives: its kind and its index in that kind's array.
+    enum Slot: Sendable {
+        case tap(Int)
+        case longPress(Int)
+        case pan(Int)
+        case swipe(Int)
+        case edgeSwipe(Int)
+        case pinch(Int)
+        case rotate(Int)
+    }
+
+    private(set) var slots: [Slot] = []
+    private var taps: [TapRecognizer] = []
+    private var longPresses: [LongPressRecognizer] = []
+    private var pans: [PanRecognizer] = []
+    private var swipes: [SwipeRecognizer] = []
+    private var edgeSwipes: [EdgeSwipeRecognizer] = []
+    private var pinches: [PinchRecognizer] = []
+    private var rotates: [RotateRecognizer] = []
+
+    init(_ kinds: [RecognizerKind], surface: Size) {
+        slots.reserveCapacity(kinds.count)
+        for kind in kinds {
+            switch kind {
+            case let .tap(p):
+                slots.append(.tap(taps.count))
+                taps.append(TapRecognizer(parameters: p))
+            case let .longPress(p):
+                slots.append(.longPress(longPresses.count))
+                longPresses.append(LongPressRecognizer(parameters: p))
+            case let .pan(p):
+                slots.append(.pan(pans.count))
+                pans.append(PanRecognizer(parameters: p))
+            case let .swipe(p):
+                slots.append(.swipe(swipes.count))
+                swipes.append(SwipeRecognizer(parameters: p))
+            case let .edgeSwipe(p):
+                slots.append(.edgeSwipe(edgeSwipes.count))
+                edgeSwipes.append(EdgeSwipeRecognizer(parameters: p, surface: surface))
+            case let .pinch(p):
+                slots.append(.pinch(pinches.count))
+                pinches.append(PinchRecognizer(parameters: p))
+            case let .rotate(p):
+                slots.append(.rotate(rotates.count))
+                rotates.append(RotateRecognizer(parameters: p))
+            }
+        }
+    }
+
+    var indices: Range<Int> { slots.indices }
+
+    mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
+        switch slots[i] {
+        case let .tap(k): return taps[k].handle(input)
+        case let .longPress(k): return longPresses[k].handle(input)
+        case let .pan(k): return pans[k].handle(input)
+        case let .swipe(k): return swipes[k].handle(input)
+        case let .edgeSwipe(k): return edgeSwipes[k].handle(input)
+        case let .pinch(k): return pinches[k].handle(input)
+        case let .rotate(k): return rotates[k].handle(input)
+        }
+    }
+
+    func deadline(_ i: Int) -> Timestamp? {
+        switch slots[i] {
+        case let .tap(k): return taps[k].deadline
+        case let .longPress(k): return longPresses[k].deadline
+        case let .pan(k): return pans[k].deadline
+        case let .swipe(k): return swipes[k].deadline
+        case let .edgeSwipe(k): return edgeSwipes[k].deadline
+        case let .pinch(k): return pinches[k].deadline
+        case let .rotate(k): return rotates[k].deadline
+        }
+    }
+
+    /// The current state's name, for transition logs and explain lines.
+    func stateName(_ i: Int) -> StaticString {
+        switch slots[i] {
+        case let .tap(k): return taps[k].state.name
+        case let .longPress(k): return longPresses[k].state.name
+        case let .pan(k): return pans[k].state.name
+        case let .swipe(k): return swipes[k].state.name
+        case let .edgeSwipe(k): return edgeSwipes[k].state.name
+        case let .pinch(k): return pinches[k].state.name
+        case let .rotate(k): return rotates[k].state.name
+        }
+    }
+}

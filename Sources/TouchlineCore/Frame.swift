@@ -24,7 +24,10 @@ public enum ContactPhase: UInt8, Sendable, CaseIterable, CustomStringConvertible
     /// removed); this is its last frame.
     case cancelled
 
-    public var description: String {
+    public var description: String { "\(staticName)" }
+
+    /// The phase's name as a static string, for the JSON writer (no String per frame).
+    @inlinable public var staticName: StaticString {
         switch self {
         case .began: return "began"
         case .moved: return "moved"

@@ -2,19 +2,6 @@
 // order and numbers with fixed precision, so the same frames always give the same bytes; the
 // format is written down in docs/frame-assembly.md.
 
-extension ContactPhase {
-    /// The phase's name as a static string, for the JSON writer (no String per frame).
-    @inlinable public var staticName: StaticString {
-        switch self {
-        case .began: return "began"
-        case .moved: return "moved"
-        case .stationary: return "stationary"
-        case .ended: return "ended"
-        case .cancelled: return "cancelled"
-        }
-    }
-}
-
 extension TouchFrame {
     /// Decimals per kind of number: mm to 0.01 (finer than any touchscreen's accuracy),
     /// normalized positions to 0.0001 (one unit of a 10 000-unit axis), pressure to 0.001.

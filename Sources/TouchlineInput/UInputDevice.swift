@@ -71,23 +71,11 @@ public final class UInputDevice {
     /// Writes events (typically one frame, ending with SYN_REPORT) in one write(2), so that a
     /// reader never sees half a frame. The events' own times are ignored: the kernel stamps them.
     public func write<C: Collection<InputEvent>>(_ events: C) throws(SystemError) {
-        buffer.removeAll(keepingCapacity: true)
-        for e in events {
-            var raw = input_event()
-            touchline_set_event(&raw, e.type, e.code, e.value)
-            buffer.append(raw)
+        guard uinput != nil else {
+            if events.isEmpty { return }
+            throw SystemError("write", path: devnode, code: ENODEV)
         }
-        if buffer.isEmpty { return }
-        guard uinput != nil else { throw SystemError("write", path: devnode, code: ENODEV) }
-        let fd = self.fd
-        let (written, err): (Int, Int32) = buffer.withUnsafeBufferPointer { p in
-            let n = touchline_write_events(fd, p.baseAddress, p.count)
-            return (n, n < 0 ? touchline_errno() : 0)
-        }
-        if written < 0 { throw SystemError("write", path: devnode, code: err) }
-        if written != buffer.count * MemoryLayout<input_event>.stride {
-            throw SystemError("write (short)", path: devnode, code: EIO)
-        }
+        try writeFrame(events, to: fd, path: devnode, buffer: &buffer)
     }
 
     /// Destroys the device now (an unplug, as far as readers can tell).
@@ -114,18 +102,29 @@ public final class EvdevInjector {
     deinit { close(fd) }
 
     public func write<C: Collection<InputEvent>>(_ events: C) throws(SystemError) {
-        buffer.removeAll(keepingCapacity: true)
-        for e in events {
-            var raw = input_event()
-            touchline_set_event(&raw, e.type, e.code, e.value)
-            buffer.append(raw)
-        }
-        if buffer.isEmpty { return }
-        let fd = self.fd
-        let (written, err): (Int, Int32) = buffer.withUnsafeBufferPointer { p in
-            let n = touchline_write_events(fd, p.baseAddress, p.count)
-            return (n, n < 0 ? touchline_errno() : 0)
-        }
-        if written < 0 { throw SystemError("write", path: path, code: err) }
+        try writeFrame(events, to: fd, path: path, buffer: &buffer)
+    }
+}
+
+/// Encodes events as kernel `input_event`s into `buffer` (reused, so a frame allocates nothing
+/// once it has grown) and writes them in one write(2), so that a reader never sees half a
+/// frame. The events' own times are ignored: the kernel stamps them.
+private func writeFrame<C: Collection<InputEvent>>(
+    _ events: C, to fd: Int32, path: String, buffer: inout [input_event]
+) throws(SystemError) {
+    buffer.removeAll(keepingCapacity: true)
+    for e in events {
+        var raw = input_event()
+        touchline_set_event(&raw, e.type, e.code, e.value)
+        buffer.append(raw)
+    }
+    if buffer.isEmpty { return }
+    let (written, err): (Int, Int32) = buffer.withUnsafeBufferPointer { p in
+        let n = touchline_write_events(fd, p.baseAddress, p.count)
+        return (n, n < 0 ? touchline_errno() : 0)
+    }
+    if written < 0 { throw SystemError("write", path: path, code: err) }
+    if written != buffer.count * MemoryLayout<input_event>.stride {
+        throw SystemError("write (short)", path: path, code: EIO)
     }
 }

@@ -191,15 +191,15 @@ public enum Reason: Hashable, Sendable, CustomStringConvertible {
     /// A fixed sentence.
     case note(StaticString)
     /// Another recognizer won and is not declared simultaneous with this one.
-    case lostTo(String)
+    case lostTo(GestureName)
     /// A recognizer this one `requiresFailureOf` is still possible.
-    case waitingFor(String)
+    case waitingFor(GestureName)
     /// The recognizer it waited for failed, so its claim stands (with the claim's own reason).
-    case blockerFailed(String)
+    case blockerFailed(GestureName)
     /// The recognizer it waited for won.
-    case blockerWon(String)
+    case blockerWon(GestureName)
     /// Won alongside a recognizer declared simultaneous with it.
-    case simultaneousWith(String)
+    case simultaneousWith(GestureName)
     /// Undecided when its arena closed (the last contact lifted and no one held it).
     case swept
     /// The state machine had no transition for an input (our bug).
@@ -278,10 +278,10 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
     public var gesture: GestureKind
     public var phase: GesturePhase
     /// The target's name from the configuration ("surface" in the default graph).
-    public var target: String
+    public var target: GestureName
     /// The recognizer's name from the configuration (the default graph names each after its
     /// kind).
-    public var recognizer: String
+    public var recognizer: GestureName
     public var fingers: Int
     /// Position in mm from the sensor's top-left corner: the contacts' centroid.
     public var position: Point
@@ -291,8 +291,8 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
     public var detail: GestureDetail
 
     public init(
-        seq: Int, time: Timestamp, device: Int, gesture: GestureKind, phase: GesturePhase, target: String,
-        recognizer: String, fingers: Int, position: Point, contacts: ContactList, detail: GestureDetail
+        seq: Int, time: Timestamp, device: Int, gesture: GestureKind, phase: GesturePhase, target: GestureName,
+        recognizer: GestureName, fingers: Int, position: Point, contacts: ContactList, detail: GestureDetail
     ) {
         self.seq = seq
         self.time = time
@@ -318,11 +318,11 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
         w.field("device", device)
         w.field("gesture", raw: gesture.name)
         w.field("phase", raw: phase.name)
-        w.field("target", target)
+        w.key("target"); w.bytes.append(contentsOf: target.jsonBytes)
         w.field("fingers", fingers)
         w.field("x", position.x, decimals: 2)
         w.field("y", position.y, decimals: 2)
-        w.field("recognizer", recognizer)
+        w.key("recognizer"); w.bytes.append(contentsOf: recognizer.jsonBytes)
         switch detail {
         case let .tap(count, duration):
             w.field("count", count)

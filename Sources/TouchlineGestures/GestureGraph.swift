@@ -104,18 +104,25 @@ public struct GestureGraph: Sendable {
     }
 
     var targets: [TargetState]
-    let targetNames: [String]
+    let targetNames: [GestureName]
     /// Target indices, topmost first.
     var hitOrder: [Int]
     var recognizers: RecognizerStore
     var status: [ArenaStatus]
     var claimReasons: [Reason?]
-    let names: [String]
+    let names: [GestureName]
     let kinds: [GestureKind]
     let targetOf: [Int]
     let simultaneous: [UInt64]
     let requires: [UInt64]
     var contacts: [Tracked]
+    /// Recognizers whose `deadline` is set, updated after every input they handle, so the
+    /// earliest deadline is found without asking every recognizer (twice a frame).
+    var deadlineMask: UInt64 = 0
+    /// Each target's contact ids for its events, valid while its bit in `contactListsValid` is
+    /// set: membership changes only when a contact lands or leaves, not on every frame.
+    var contactLists: [ContactList]
+    var contactListsValid: UInt64 = 0
 
     public init(configuration: GraphConfiguration, surface: Size) {
         self.configuration = configuration
@@ -129,7 +136,7 @@ public struct GestureGraph: Sendable {
             let hit = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width: width, height: height)
             return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
-        targetNames = targetSpecs.map(\.name)
+        targetNames = targetSpecs.map { GestureName($0.name) }
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
@@ -138,9 +145,9 @@ public struct GestureGraph: Sendable {
         recognizers = RecognizerStore(specs.map(\.kind), surface: surface)
         status = Array(repeating: .idle, count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
-        names = specs.map(\.name)
+        names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
-        let declaredTargets = targetNames
+        let declaredTargets = targetSpecs.map(\.name)
         targetOf = specs.map { spec in declaredTargets.firstIndex(of: spec.target) ?? 0 }
         var sim = Array(repeating: UInt64(0), count: specs.count)
         var req = Array(repeating: UInt64(0), count: specs.count)
@@ -161,6 +168,7 @@ public struct GestureGraph: Sendable {
         for (i, t) in targetOf.enumerated() { targets[t].members |= 1 << UInt64(i) }
         contacts = []
         contacts.reserveCapacity(GestureGraph.contactCapacity)
+        contactLists = Array(repeating: ContactList(), count: targets.count)
     }
 
     // MARK: - Time
@@ -171,7 +179,7 @@ public struct GestureGraph: Sendable {
 
     func earliestDeadline() -> (Int, Timestamp)? {
         var best: (Int, Timestamp)? = nil
-        for i in recognizers.indices where status[i].receivesContacts {
+        for i in MemberIndices(deadlineMask) where status[i].receivesContacts {
             if let d = recognizers.deadline(i), best == nil || d < best!.1 { best = (i, d) }
         }
         return best
@@ -217,7 +225,7 @@ public struct GestureGraph: Sendable {
 
     /// Each recognizer's name, arena status and state, for tests and observers.
     public var recognizerStates: [(name: String, status: ArenaStatus, state: String)] {
-        recognizers.indices.map { (names[$0], status[$0], recognizers.stateName($0).description) }
+        recognizers.indices.map { (names[$0].description, status[$0], recognizers.stateName($0).description) }
     }
 
     // MARK: - Frames
@@ -243,11 +251,15 @@ public struct GestureGraph: Sendable {
                 continue
             }
             contacts.append(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
+            contactListsValid = 0
         }
         for t in targets.indices where hasContacts(on: t) {
             deliverFrame(to: t, at: frame.time, emit)
         }
-        contacts.removeAll { $0.phase.isFinal }
+        if contacts.contains(where: { $0.phase.isFinal }) {
+            contacts.removeAll { $0.phase.isFinal }
+            contactListsValid = 0
+        }
         for t in targets.indices where targets[t].open && !hasContacts(on: t) {
             sweepAndClose(t, at: frame.time, emit)
         }
@@ -359,35 +371,49 @@ public struct GestureGraph: Sendable {
                 targets[t].winners = 0
                 for i in MemberIndices(targets[t].members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
             }
+            let input = RecognizerInput.contactDown(s)
             for i in MemberIndices(targets[t].members) {
                 if status[i] == .holding { status[i] = .possible }
-                if status[i].receivesContacts { deliver(i, .contactDown(s), emit) }
+                if status[i].receivesContacts { deliver(i, input, emit) }
             }
         }
         if moved {
-            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, .contactsMoved(s), emit) } }
+            // One input for every member: made per member, it was one more copy of the sample each.
+            let input = RecognizerInput.contactsMoved(s)
+            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, input, emit) } }
         }
         if s.ended > 0 {
-            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, .contactLifted(s), emit) } }
+            let input = RecognizerInput.contactLifted(s)
+            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, input, emit) } }
         }
         if s.cancelled > 0 {
-            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, .contactCancelled(s), emit) } }
+            let input = RecognizerInput.contactCancelled(s)
+            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, input, emit) } }
         }
     }
 
     // MARK: - Arena
 
+    /// Every input reaches a recognizer through here, so `deadlineMask` stays true. Inlined,
+    /// as are `deliver` and the store's `handle`: each call layer copied the input (a
+    /// 129-byte sample) and the action once more (docs/performance.md).
+    @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
+        let action = recognizers.handle(i, input)
+        if recognizers.deadline(i) != nil { deadlineMask |= 1 << UInt64(i) } else { deadlineMask &= ~(1 << UInt64(i)) }
+        return action
+    }
 
-    mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
+
+    @inline(__always) mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
         // The state before is only read when recording: reading it on every input cost 6 % of
         // a frame (docs/performance.md).
         guard recordsTransitions else {
-            apply(i, recognizers.handle(i, input), at: input.time, emit)
+            apply(i, handle(i, input), at: input.time, emit)
             return
         }
         let before = recognizers.stateName(i)
-        let action = recognizers.handle(i, input)
-        transitions.append(Transition(time: input.time, recognizer: names[i], from: before, input: input.name, to: recognizers.stateName(i), action: action.name))
+        let action = handle(i, input)
+        transitions.append(Transition(time: input.time, recognizer: names[i].description, from: before, input: input.name, to: recognizers.stateName(i), action: action.name))
         apply(i, action, at: input.time, emit)
     }
 
@@ -431,7 +457,7 @@ public struct GestureGraph: Sendable {
     mutating func reportBug(_ i: Int, state: StaticString, input: StaticString, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         internalErrors += 1
         explainLine(i, .bug, .impossible(state: state, input: input), at: time, emit)
-        _ = recognizers.handle(i, .rejected(time))
+        _ = handle(i, .rejected(time))
         status[i] = .failed
         resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
     }
@@ -447,7 +473,7 @@ public struct GestureGraph: Sendable {
         return mask
     }
 
-    func firstName(in mask: UInt64) -> String { names[mask.trailingZeroBitCount] }
+    func firstName(in mask: UInt64) -> GestureName { names[mask.trailingZeroBitCount] }
 
     mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard status[i].isPending else { return }
@@ -495,7 +521,7 @@ public struct GestureGraph: Sendable {
         status[j] = .failed
         claimReasons[j] = nil
         explainLine(j, .failed, reason, at: time, emit)
-        let action = recognizers.handle(j, .rejected(time))
+        let action = handle(j, .rejected(time))
         if case .none = action {} else { apply(j, action, at: time, emit) }
         resolveWaiting(on: targetOf[j], failed: j, at: time, emit)
     }
@@ -538,9 +564,13 @@ public struct GestureGraph: Sendable {
 
     // MARK: - Output
 
-    func contactList(on t: Int) -> ContactList {
+    mutating func contactList(on t: Int) -> ContactList {
+        let bit = UInt64(1) << UInt64(t & 63)
+        if t < 64 && contactListsValid & bit != 0 { return contactLists[t] }
         var list = ContactList()
         for c in contacts where c.target == t { list.append(c.id) }
+        contactLists[t] = list
+        if t < 64 { contactListsValid |= bit }
         return list
     }
 

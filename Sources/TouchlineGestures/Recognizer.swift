@@ -127,46 +127,90 @@ public enum RecognizerAction: Sendable {
 /// and a finger that rested longer than the window before lifting lifts at velocity 0.
 public struct VelocityEstimator: Hashable, Sendable {
     static let capacity = 8
-    var times = SIMD8<Int64>(repeating: 0)
-    var xs = SIMD8<Double>(repeating: 0)
-    var ys = SIMD8<Double>(repeating: 0)
+    typealias Lanes<T> = (T, T, T, T, T, T, T, T)
+    // Newest first: element 0 is the newest sample, element k the one k steps older; a new
+    // sample shifts them by one. Plain scalars in tuples: a ring in SIMD8 vectors indexed by a
+    // variable, or vector compares to find the window, compiled to hundreds of instructions
+    // per `rate` (10–27 % of a frame: docs/performance.md).
+    var times: Lanes<Int64> = (0, 0, 0, 0, 0, 0, 0, 0)
+    var xs: Lanes<Double> = (0, 0, 0, 0, 0, 0, 0, 0)
+    var ys: Lanes<Double> = (0, 0, 0, 0, 0, 0, 0, 0)
     var count = 0
-    var newest = -1
     public let window: Interval
 
     public init(window: Interval) { self.window = window }
 
     /// Records the cumulative values at `time`.
     public mutating func add(_ time: Timestamp, _ x: Double, _ y: Double = 0) {
-        if count > 0 && times[newest] == time.microseconds {
-            xs[newest] = x
-            ys[newest] = y
+        if count > 0 && times.0 == time.microseconds {
+            xs.0 = x
+            ys.0 = y
             return
         }
-        newest = (newest + 1) % VelocityEstimator.capacity
-        times[newest] = time.microseconds
-        xs[newest] = x
-        ys[newest] = y
-        count = min(count + 1, VelocityEstimator.capacity)
+        times = (time.microseconds, times.0, times.1, times.2, times.3, times.4, times.5, times.6)
+        xs = (x, xs.0, xs.1, xs.2, xs.3, xs.4, xs.5, xs.6)
+        ys = (y, ys.0, ys.1, ys.2, ys.3, ys.4, ys.5, ys.6)
+        if count < VelocityEstimator.capacity { count += 1 }
     }
 
-    /// Rates per second at `now`.
+    /// Rates per second at `now`: between the newest sample and the oldest one within the
+    /// window, but at least one step back from the newest.
     public func rate(at now: Timestamp) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
-        let newestTime = times[newest]
-        if now.microseconds - newestTime > window.microseconds { return (0, 0) }
-        // The oldest sample within the window, but at least one step back from the newest.
-        var oldest = (newest - 1 + VelocityEstimator.capacity) % VelocityEstimator.capacity
-        var k = 2
-        while k < count {
-            let candidate = (newest - k + VelocityEstimator.capacity) % VelocityEstimator.capacity
-            if now.microseconds - times[candidate] > window.microseconds { break }
-            oldest = candidate
-            k += 1
+        let now = now.microseconds
+        let window = window.microseconds
+        if now &- times.0 > window { return (0, 0) }
+        // Walk back from the second newest while the next older sample exists and is inside
+        // the window. Written out: a nested function capturing `oldest` boxed it on the heap in
+        // debug builds.
+        var oldest = (t: times.1, x: xs.1, y: ys.1)
+        if count > 2 && now &- times.2 <= window {
+            oldest = (times.2, xs.2, ys.2)
+            if count > 3 && now &- times.3 <= window {
+                oldest = (times.3, xs.3, ys.3)
+                if count > 4 && now &- times.4 <= window {
+                    oldest = (times.4, xs.4, ys.4)
+                    if count > 5 && now &- times.5 <= window {
+                        oldest = (times.5, xs.5, ys.5)
+                        if count > 6 && now &- times.6 <= window {
+                            oldest = (times.6, xs.6, ys.6)
+                            if count > 7 && now &- times.7 <= window { oldest = (times.7, xs.7, ys.7) }
+                        }
+                    }
+                }
+            }
         }
-        let dt = Double(newestTime - times[oldest]) / 1_000_000
+        let dt = Double(times.0 &- oldest.t) / 1_000_000
         guard dt > 0 else { return (0, 0) }
-        return ((xs[newest] - xs[oldest]) / dt, (ys[newest] - ys[oldest]) / dt)
+        return ((xs.0 - oldest.x) / dt, (ys.0 - oldest.y) / dt)
+    }
+
+    public static func == (a: VelocityEstimator, b: VelocityEstimator) -> Bool {
+        guard a.count == b.count, a.window == b.window else { return false }
+        for k in 0..<a.count where a.sample(k) != b.sample(k) { return false }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(window)
+        for k in 0..<count {
+            let (t, x, y) = sample(k)
+            hasher.combine(t)
+            hasher.combine(x)
+            hasher.combine(y)
+        }
+    }
+
+    /// Sample `k` steps back from the newest (for equality and hashing; not on a frame's path).
+    func sample(_ k: Int) -> (Int64, Double, Double) {
+        withUnsafeBytes(of: times) { t in
+            withUnsafeBytes(of: xs) { x in
+                withUnsafeBytes(of: ys) { y in
+                    (t.load(fromByteOffset: k * 8, as: Int64.self), x.load(fromByteOffset: k * 8, as: Double.self), y.load(fromByteOffset: k * 8, as: Double.self))
+                }
+            }
+        }
     }
 }
 

@@ -57,7 +57,7 @@ struct RecognizerStore: Sendable {
 
     var indices: Range<Int> { slots.indices }
 
-    mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
+    @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
         switch slots[i] {
         case let .tap(k): return taps[k].handle(input)
         case let .longPress(k): return longPresses[k].handle(input)
@@ -69,7 +69,7 @@ struct RecognizerStore: Sendable {
         }
     }
 
-    func deadline(_ i: Int) -> Timestamp? {
+    @inline(__always) func deadline(_ i: Int) -> Timestamp? {
         switch slots[i] {
         case let .tap(k): return taps[k].deadline
         case let .longPress(k): return longPresses[k].deadline

@@ -87,7 +87,7 @@ extension GestureEvent {
     /// named after its kind), fingers, position and the gesture's own fields.
     public var logLine: String {
         var line = "\(time) \(gesture) \(phase)"
-        if gesture != .explain && recognizer != gesture.description { line += " [\(recognizer)]" }
+        if gesture != .explain && recognizer.description != gesture.description { line += " [\(recognizer)]" }
         if gesture == .explain {
             line += " \(recognizer)"
         } else {

@@ -159,7 +159,7 @@ import TouchlineTesting
         let (events, frameOf, graph) = PropertyTests.run(trace.frames, surface: trace.surface, explain: true)
         #expect(graph.internalErrors == 0, "\(events.filter { $0.phase == .bug }.map(\.json))")
         #expect(graph.isIdle, "\(graph.pendingDescription)")
-        var open = Set<String>()
+        var open = Set<GestureName>()
         for e in events where e.gesture != .explain {
             switch e.phase {
             case .began: #expect(open.insert(e.recognizer).inserted, "\(e.json)")

@@ -24,6 +24,8 @@ public protocol ContinuousMeasure: Hashable, Sendable {
     /// The gesture ends at a lift at `time` (a velocity may need the lift's time).
     mutating func lastLift(at time: Timestamp)
     var detail: GestureDetail { get }
+    /// A measure to fill the idle recognizer's track with (never reported).
+    static var placeholder: Self { get }
 }
 
 public enum ContinuousStart<Measure: Sendable>: Sendable {
@@ -60,7 +62,26 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
         /// Won: `began` sent.
         case active(Track)
 
-        public var name: StaticString {
+        public var name: StaticString { phase.name }
+        public var description: String { name.description }
+
+        var phase: Phase {
+            switch self {
+            case .idle: return .idle
+            case .tracking: return .tracking
+            case .claimed: return .claimed
+            case .active: return .active
+            }
+        }
+    }
+
+    /// The state without its track. The recognizer keeps the two apart so that an input
+    /// updates the track in place: a `State` with the track inside was copied out of the enum
+    /// and back on every input (the track holds a ~200-byte velocity estimator), the largest
+    /// cost of a frame (docs/performance.md).
+    enum Phase: UInt8, Sendable {
+        case idle, tracking, claimed, active
+        var name: StaticString {
             switch self {
             case .idle: return "idle"
             case .tracking: return "tracking"
@@ -68,117 +89,150 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
             case .active: return "active"
             }
         }
-        public var description: String { name.description }
     }
 
     public let parameters: Measure.Parameters
-    public private(set) var state: State = .idle
+    private(set) var phase: Phase = .idle
+    /// Meaningful unless `phase` is idle. Not optional: reading through an optional copied the
+    /// whole track on every access.
+    private(set) var track = Track(measure: .placeholder, fingers: 0, position: .zero, lifted: false)
+
+    public var state: State {
+        switch phase {
+        case .idle: return .idle
+        case .tracking: return .tracking(track)
+        case .claimed: return .claimed(track)
+        case .active: return .active(track)
+        }
+    }
 
     public init(parameters: Measure.Parameters) { self.parameters = parameters }
 
+    public static func == (a: Self, b: Self) -> Bool {
+        a.parameters == b.parameters && a.phase == b.phase && (a.phase == .idle || a.track == b.track)
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(parameters)
+        hasher.combine(phase)
+        if phase != .idle { hasher.combine(track) }
+    }
+
     public var deadline: Timestamp? { nil }
 
-    private func emission(_ phase: GesturePhase, _ track: Track) -> Emission {
+    private func emission(_ phase: GesturePhase) -> Emission {
         Emission(phase, fingers: track.fingers, position: track.position, detail: track.measure.detail)
     }
 
-    private func update(_ track: inout Track, _ s: GroupSample) {
+    private mutating func update(_ s: GroupSample) {
         track.measure.update(s)
         track.position = s.centroid
         track.fingers = s.present
     }
 
+    private mutating func reset() {
+        phase = .idle
+    }
+
+    // Switched on the input first, then the phase: a `switch (phase, input)` built a tuple
+    // holding a copy of the input (a 129-byte sample) on every call.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
-        switch (state, input) {
-        case let (.idle, .contactDown(s)):
-            switch Measure.begin(s, parameters) {
-            case let .refused(reason):
-                return .fail(reason)
-            case let .tracking(measure):
-                state = .tracking(Track(measure: measure, fingers: s.present, position: s.centroid, lifted: false))
-                return .none
+        switch input {
+        case let .contactDown(s):
+            if phase == .idle {
+                switch Measure.begin(s, parameters) {
+                case let .refused(reason):
+                    return .fail(reason)
+                case let .tracking(measure):
+                    track = Track(measure: measure, fingers: s.present, position: s.centroid, lifted: false)
+                    phase = .tracking
+                    return .none
+                }
             }
-
-        case (.tracking(var track), .contactDown(let s)), (.claimed(var track), .contactDown(let s)), (.active(var track), .contactDown(let s)):
             track.fingers = s.present
-            track.measure.contactDown(s, position: &track.position)
-            switch state {
-            case .claimed: state = .claimed(track)
-            case .active: state = .active(track)
-            case .idle, .tracking: state = .tracking(track)
-            }
+            var position = track.position
+            track.measure.contactDown(s, position: &position)
+            track.position = position
             return .none
 
-        case (.tracking(var track), .contactsMoved(let s)):
-            update(&track, s)
-            switch track.measure.verdict(parameters, fingers: track.fingers) {
-            case .notYet:
-                state = .tracking(track)
+        case let .contactsMoved(s):
+            switch phase {
+            case .idle:
+                return impossible(input)
+            case .tracking:
+                update(s)
+                switch track.measure.verdict(parameters, fingers: track.fingers) {
+                case .notYet:
+                    return .none
+                case let .claim(reason):
+                    phase = .claimed
+                    return .claim(reason)
+                case let .fail(reason):
+                    reset()
+                    return .fail(reason)
+                }
+            case .claimed:
+                update(s)
                 return .none
-            case let .claim(reason):
-                state = .claimed(track)
-                return .claim(reason)
-            case let .fail(reason):
-                state = .idle
-                return .fail(reason)
+            case .active:
+                update(s)
+                return .emit(emission(.changed))
             }
 
-        case (.tracking(let track), .contactLifted(let s)):
-            if s.remaining > 0 { return .none }
-            state = .idle
-            return .fail(track.measure.shortfall(parameters))
+        case let .contactLifted(s):
+            switch phase {
+            case .idle:
+                return impossible(input)
+            case .tracking:
+                if s.remaining > 0 { return .none }
+                reset()
+                return .fail(track.measure.shortfall(parameters))
+            case .claimed:
+                if s.remaining < Measure.fingersToContinue { track.lifted = true }
+                return .none
+            case .active:
+                if s.remaining >= Measure.fingersToContinue {
+                    track.fingers = s.remaining
+                    return .none
+                }
+                track.measure.lastLift(at: s.time)
+                reset()
+                return .finish(emission(.ended), then: nil)
+            }
 
-        case (.tracking, .contactCancelled), (.claimed, .contactCancelled):
-            state = .idle
-            return .fail(.note("a contact was cancelled"))
+        case .contactCancelled:
+            switch phase {
+            case .idle:
+                return impossible(input)
+            case .tracking, .claimed:
+                reset()
+                return .fail(.note("a contact was cancelled"))
+            case .active:
+                reset()
+                return .finish(emission(.cancelled), then: nil)
+            }
 
-        case (.claimed(var track), .contactsMoved(let s)):
-            update(&track, s)
-            state = .claimed(track)
-            return .none
-
-        case (.claimed(var track), .contactLifted(let s)):
-            if s.remaining < Measure.fingersToContinue { track.lifted = true }
-            state = .claimed(track)
-            return .none
-
-        case let (.claimed(track), .accepted):
+        case .accepted:
+            guard phase == .claimed else { return impossible(input) }
             if track.lifted {
-                state = .idle
-                return .finish(emission(.began, track), then: emission(.ended, track))
+                reset()
+                return .finish(emission(.began), then: emission(.ended))
             }
-            state = .active(track)
-            return .emit(emission(.began, track))
+            phase = .active
+            return .emit(emission(.began))
 
-        case (.active(var track), .contactsMoved(let s)):
-            update(&track, s)
-            state = .active(track)
-            return .emit(emission(.changed, track))
-
-        case (.active(var track), .contactLifted(let s)):
-            if s.remaining >= Measure.fingersToContinue {
-                track.fingers = s.remaining
-                state = .active(track)
-                return .none
-            }
-            track.measure.lastLift(at: s.time)
-            state = .idle
-            return .finish(emission(.ended, track), then: nil)
-
-        case let (.active(track), .contactCancelled):
-            state = .idle
-            return .finish(emission(.cancelled, track), then: nil)
-
-        case (_, .rejected):
-            state = .idle
+        case .rejected:
+            reset()
             return .none
 
-        case (.idle, .contactsMoved), (.idle, .contactLifted), (.idle, .contactCancelled), (.idle, .deadlineReached),
-             (.idle, .accepted), (.tracking, .deadlineReached), (.tracking, .accepted), (.claimed, .deadlineReached),
-             (.active, .deadlineReached), (.active, .accepted):
-            let name = state.name
-            state = .idle
-            return .impossible(state: name, input: input.name)
+        case .deadlineReached:
+            return impossible(input)
         }
+    }
+
+    /// No transition for this input in this state (our bug): reset, and say so.
+    private mutating func impossible(_ input: RecognizerInput) -> RecognizerAction {
+        let name = phase.name
+        reset()
+        return .impossible(state: name, input: input.name)
     }
 }

@@ -24,6 +24,8 @@ public struct EdgeSwipeMeasure: ContinuousMeasure {
     public var edge: ScreenEdge
     public var motion: PanMeasure
 
+    public static var placeholder: EdgeSwipeMeasure { EdgeSwipeMeasure(edge: .left, motion: .placeholder) }
+
     public static var fingersToContinue: Int { 1 }
 
     public static func begin(_ s: GroupSample, _ setup: Setup) -> ContinuousStart<EdgeSwipeMeasure> {

@@ -18,6 +18,8 @@ public struct PanMeasure: ContinuousMeasure {
         estimator = VelocityEstimator.starting(at: time, window: window)
     }
 
+    public static var placeholder: PanMeasure { PanMeasure(at: .zero, window: .zero) }
+
     public static var fingersToContinue: Int { 1 }
 
     public static func begin(_ s: GroupSample, _ parameters: PanParameters) -> ContinuousStart<PanMeasure> {

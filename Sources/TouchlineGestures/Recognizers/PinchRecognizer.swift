@@ -15,6 +15,8 @@ public struct PinchMeasure: ContinuousMeasure {
     public var estimator: VelocityEstimator
     public var span: Double
 
+    public static var placeholder: PinchMeasure { PinchMeasure(scale: 1, spanChange: 0, velocity: 0, estimator: VelocityEstimator(window: .zero), span: 0) }
+
     public static var fingersToContinue: Int { 2 }
 
     public static func begin(_ s: GroupSample, _ parameters: PinchParameters) -> ContinuousStart<PinchMeasure> {

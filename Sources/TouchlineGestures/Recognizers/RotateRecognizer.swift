@@ -13,6 +13,8 @@ public struct RotateMeasure: ContinuousMeasure {
     /// The span at the last motion, for the travel along the circle.
     public var span: Double
 
+    public static var placeholder: RotateMeasure { RotateMeasure(rotation: 0, velocity: 0, estimator: VelocityEstimator(window: .zero), span: 0) }
+
     public static var fingersToContinue: Int { 2 }
 
     public static func begin(_ s: GroupSample, _ parameters: RotateParameters) -> ContinuousStart<RotateMeasure> {

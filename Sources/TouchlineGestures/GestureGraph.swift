@@ -239,10 +239,16 @@ public struct GestureGraph: Sendable {
             contacts[i].isNew = false
             if contacts[i].phase == .began || contacts[i].phase == .moved { contacts[i].phase = .stationary }
         }
+        // Both lists are in id order (frames sort by id; ids only grow, and tracked contacts
+        // keep their landing order), so the next tracked contact is nearly always the match:
+        // look there first instead of searching from the start (quadratic at 10 contacts).
+        var next = 0
         for c in frame.contacts {
-            if let i = contacts.firstIndex(where: { $0.id == c.id }) {
+            let i: Int? = next < contacts.count && contacts[next].id == c.id ? next : contacts.firstIndex(where: { $0.id == c.id })
+            if let i {
                 contacts[i].position = c.position
                 contacts[i].phase = c.phase == .began ? .moved : c.phase
+                next = i + 1
                 continue
             }
             if c.phase.isFinal { continue }
@@ -441,10 +447,14 @@ public struct GestureGraph: Sendable {
             resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
         case let .emit(e):
             if status[i] == .won { emitEvent(i, e, at: time, emit) } else { reportBug(i, state: "not won", input: "emit", at: time, emit) }
-        case let .finish(e, then):
+        case let .finish(e, alsoEnded):
             if status[i] == .won {
                 emitEvent(i, e, at: time, emit)
-                if let then { emitEvent(i, then, at: time, emit) }
+                if alsoEnded {
+                    var ended = e
+                    ended.phase = .ended
+                    emitEvent(i, ended, at: time, emit)
+                }
                 status[i] = .finished
             } else {
                 reportBug(i, state: "not won", input: "finish", at: time, emit)

@@ -10,13 +10,17 @@ import TouchlineCore
 /// centroid, span or angle jump, and sums of deltas do not depend on the frame rate.
 public struct GroupSample: Hashable, Sendable {
     public var time: Timestamp
+    // The counts are stored in 16 bits (a graph tracks at most 32 contacts) to keep a sample,
+    // and an input holding one, within 128 bytes: larger values are copied by a call to
+    // memcpy at every hand-over, smaller ones by a few moves (docs/performance.md).
+    private var counts: SIMD8<Int16> = .zero
     /// Contacts in this frame on the target (lifting ones included).
-    public var present = 0
+    public var present: Int { get { Int(counts[0]) } set { counts[0] = Int16(clamping: newValue) } }
     /// Contacts still down after this frame.
-    public var remaining = 0
-    public var began = 0
-    public var ended = 0
-    public var cancelled = 0
+    public var remaining: Int { get { Int(counts[1]) } set { counts[1] = Int16(clamping: newValue) } }
+    public var began: Int { get { Int(counts[2]) } set { counts[2] = Int16(clamping: newValue) } }
+    public var ended: Int { get { Int(counts[3]) } set { counts[3] = Int16(clamping: newValue) } }
+    public var cancelled: Int { get { Int(counts[4]) } set { counts[4] = Int16(clamping: newValue) } }
     /// Centroid of the present contacts, mm.
     public var centroid = Point.zero
     /// 2 × mean distance of the present contacts from their centroid, mm.
@@ -101,8 +105,11 @@ public enum RecognizerAction: Sendable {
     case hold
     /// An event, only valid once accepted.
     case emit(Emission)
-    /// One or two last events, then the recognizer is done for this arena.
-    case finish(Emission, then: Emission?)
+    /// A last event, then the recognizer is done for this arena. `alsoEnded`: the event is a
+    /// `began`, and the same event follows as `ended` (the gesture was won after its contacts
+    /// lifted). A flag rather than a second emission keeps an action within 128 bytes, which
+    /// is copied without a call to memcpy.
+    case finish(Emission, alsoEnded: Bool)
     /// The state machine had no transition for this input: our bug. The graph reports it and
     /// resets the recognizer.
     case impossible(state: StaticString, input: StaticString)

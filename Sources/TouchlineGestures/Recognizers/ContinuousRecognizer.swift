@@ -196,7 +196,7 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
                 }
                 track.measure.lastLift(at: s.time)
                 reset()
-                return .finish(emission(.ended), then: nil)
+                return .finish(emission(.ended), alsoEnded: false)
             }
 
         case .contactCancelled:
@@ -208,14 +208,14 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
                 return .fail(.note("a contact was cancelled"))
             case .active:
                 reset()
-                return .finish(emission(.cancelled), then: nil)
+                return .finish(emission(.cancelled), alsoEnded: false)
             }
 
         case .accepted:
             guard phase == .claimed else { return impossible(input) }
             if track.lifted {
                 reset()
-                return .finish(emission(.began), then: emission(.ended))
+                return .finish(emission(.began), alsoEnded: true)
             }
             phase = .active
             return .emit(emission(.began))

@@ -104,7 +104,7 @@ public struct LongPressRecognizer: Hashable, Sendable {
         case let (.claimed(press), .accepted(time)):
             if press.lifted {
                 state = .idle
-                return .finish(emission(.began, press, at: time), then: emission(.ended, press, at: time))
+                return .finish(emission(.began, press, at: time), alsoEnded: true)
             }
             state = .active(press)
             return .emit(emission(.began, press, at: time))
@@ -122,11 +122,11 @@ public struct LongPressRecognizer: Hashable, Sendable {
         case (.active(let press), .contactLifted(let s)):
             if s.remaining > 0 { return .none }
             state = .idle
-            return .finish(emission(.ended, press, at: s.time), then: nil)
+            return .finish(emission(.ended, press, at: s.time), alsoEnded: false)
 
         case (.active(let press), .contactCancelled(let s)):
             state = .idle
-            return .finish(emission(.cancelled, press, at: s.time), then: nil)
+            return .finish(emission(.cancelled, press, at: s.time), alsoEnded: false)
 
         case (_, .rejected):
             state = .idle

@@ -109,7 +109,7 @@ public struct SwipeRecognizer: Hashable, Sendable {
             return .finish(
                 Emission(.recognized, fingers: result.stroke.fingers, position: result.stroke.position,
                          detail: .swipe(direction: result.direction, translation: result.stroke.translation, velocity: velocity, duration: result.duration)),
-                then: nil)
+                alsoEnded: false)
 
         // A claim is made after the last lift, so a held arena's next contacts do not concern it.
         case (.claimed, .contactDown), (.claimed, .contactsMoved), (.claimed, .contactLifted), (.claimed, .contactCancelled):

@@ -137,7 +137,7 @@ public struct TapRecognizer: Hashable, Sendable {
         case let (.claimed(tap), .accepted):
             // An eager recognizer keeps counting; one that waited for its count starts over.
             state = .idle(series: parameters.eager ? tap.series : nil)
-            return .finish(emission(tap), then: nil)
+            return .finish(emission(tap), alsoEnded: false)
 
         case (_, .rejected):
             state = .idle(series: nil)

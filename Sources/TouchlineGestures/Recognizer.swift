@@ -168,24 +168,20 @@ public struct VelocityEstimator: Hashable, Sendable {
         let window = window.microseconds
         if now &- times.0 > window { return (0, 0) }
         // Walk back from the second newest while the next older sample exists and is inside
-        // the window. Written out: a nested function capturing `oldest` boxed it on the heap in
-        // debug builds.
-        var oldest = (t: times.1, x: xs.1, y: ys.1)
-        if count > 2 && now &- times.2 <= window {
-            oldest = (times.2, xs.2, ys.2)
-            if count > 3 && now &- times.3 <= window {
-                oldest = (times.3, xs.3, ys.3)
-                if count > 4 && now &- times.4 <= window {
-                    oldest = (times.4, xs.4, ys.4)
-                    if count > 5 && now &- times.5 <= window {
-                        oldest = (times.5, xs.5, ys.5)
-                        if count > 6 && now &- times.6 <= window {
-                            oldest = (times.6, xs.6, ys.6)
-                            if count > 7 && now &- times.7 <= window { oldest = (times.7, xs.7, ys.7) }
-                        }
-                    }
-                }
-            }
+        // the window: bit k-2 says sample k may be taken, and the walk stops at the first
+        // clear bit. Computed without branches, then one jump: a chain of branches or a nested
+        // function (which boxed its captures in debug builds) cost several times more.
+        func bit(_ k: Int, _ t: Int64) -> UInt8 { (k < count && now &- t <= window) ? 1 << UInt8(k - 2) : 0 }
+        let taken = bit(2, times.2) | bit(3, times.3) | bit(4, times.4) | bit(5, times.5) | bit(6, times.6) | bit(7, times.7)
+        let oldest: (t: Int64, x: Double, y: Double)
+        switch (~taken).trailingZeroBitCount {
+        case 0: oldest = (times.1, xs.1, ys.1)
+        case 1: oldest = (times.2, xs.2, ys.2)
+        case 2: oldest = (times.3, xs.3, ys.3)
+        case 3: oldest = (times.4, xs.4, ys.4)
+        case 4: oldest = (times.5, xs.5, ys.5)
+        case 5: oldest = (times.6, xs.6, ys.6)
+        default: oldest = (times.7, xs.7, ys.7)
         }
         let dt = Double(times.0 &- oldest.t) / 1_000_000
         guard dt > 0 else { return (0, 0) }

@@ -177,7 +177,9 @@ public struct GestureGraph: Sendable {
     /// nothing waits for time.
     public var nextDeadline: Timestamp? { earliestDeadline()?.1 }
 
-    func earliestDeadline() -> (Int, Timestamp)? {
+    // Non-mutating helpers called from mutating ones are inlined: called, they received a
+    // copy of the whole graph (a 256-byte memcpy per call, docs/performance.md).
+    @inline(__always) func earliestDeadline() -> (Int, Timestamp)? {
         var best: (Int, Timestamp)? = nil
         for i in MemberIndices(deadlineMask) where status[i].receivesContacts {
             if let d = recognizers.deadline(i), best == nil || d < best!.1 { best = (i, d) }
@@ -282,7 +284,7 @@ public struct GestureGraph: Sendable {
         process(frame, emit: emit)
     }
 
-    func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
+    @inline(__always) func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
 
     /// The target a contact landing at `p` belongs to: the topmost target whose rectangle
     /// holds `p` (higher z, then the later declared), unless `p` falls in the minimum hit area
@@ -312,7 +314,7 @@ public struct GestureGraph: Sendable {
     /// Two passes over the contacts (sums, then distances from the centroids), through an
     /// unsafe buffer: three passes with bounds checks were a fifth of a frame. The sums run in
     /// contact order, as before, so the figures are bit for bit the same.
-    func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {
+    @inline(__always) func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {
         var s = GroupSample(time: time)
         var present = 0, ended = 0, cancelled = 0, began = 0, common = 0
         var sum = Vector.zero
@@ -424,9 +426,7 @@ public struct GestureGraph: Sendable {
     /// as are `deliver` and the store's `handle`: each call layer copied the input (a
     /// 129-byte sample) and the action once more (docs/performance.md).
     @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
-        let action = recognizers.handle(i, input)
-        if recognizers.deadline(i) != nil { deadlineMask |= 1 << UInt64(i) } else { deadlineMask &= ~(1 << UInt64(i)) }
-        return action
+        recognizers.handle(i, input, deadlines: &deadlineMask)
     }
 
 
@@ -492,7 +492,7 @@ public struct GestureGraph: Sendable {
         resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
     }
 
-    func pendingMask(_ t: Int) -> UInt64 {
+    @inline(__always) func pendingMask(_ t: Int) -> UInt64 {
         var mask: UInt64 = 0
         var m = targets[t].members
         while m != 0 {
@@ -503,7 +503,7 @@ public struct GestureGraph: Sendable {
         return mask
     }
 
-    func firstName(in mask: UInt64) -> GestureName { names[mask.trailingZeroBitCount] }
+    @inline(__always) func firstName(in mask: UInt64) -> GestureName { names[mask.trailingZeroBitCount] }
 
     mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard status[i].isPending else { return }
@@ -594,7 +594,7 @@ public struct GestureGraph: Sendable {
 
     // MARK: - Output
 
-    mutating func contactList(on t: Int) -> ContactList {
+    @inline(__always) mutating func contactList(on t: Int) -> ContactList {
         let bit = UInt64(1) << UInt64(t & 63)
         if t < 64 && contactListsValid & bit != 0 { return contactLists[t] }
         var list = ContactList()
@@ -604,7 +604,7 @@ public struct GestureGraph: Sendable {
         return list
     }
 
-    mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+    @inline(__always) mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         let t = targetOf[i]
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[t],

@@ -162,7 +162,7 @@ public struct VelocityEstimator: Hashable, Sendable {
 
     /// Rates per second at `now`: between the newest sample and the oldest one within the
     /// window, but at least one step back from the newest.
-    public func rate(at now: Timestamp) -> (Double, Double) {
+    @inline(__always) public func rate(at now: Timestamp) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
         let now = now.microseconds
         let window = window.microseconds

@@ -57,16 +57,24 @@ struct RecognizerStore: Sendable {
 
     var indices: Range<Int> { slots.indices }
 
-    @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
+    /// Hands `input` to recognizer `i` and keeps its bit in `deadlines` (the set of
+    /// recognizers with a deadline) true, in the same switch: asking for the deadline
+    /// separately dispatched on the kind a second time per input.
+    @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput, deadlines: inout UInt64) -> RecognizerAction {
+        let action: RecognizerAction
+        let hasDeadline: Bool
         switch slots[i] {
-        case let .tap(k): return taps[k].handle(input)
-        case let .longPress(k): return longPresses[k].handle(input)
-        case let .pan(k): return pans[k].handle(input)
-        case let .swipe(k): return swipes[k].handle(input)
-        case let .edgeSwipe(k): return edgeSwipes[k].handle(input)
-        case let .pinch(k): return pinches[k].handle(input)
-        case let .rotate(k): return rotates[k].handle(input)
+        case let .tap(k): action = taps[k].handle(input); hasDeadline = taps[k].deadline != nil
+        case let .longPress(k): action = longPresses[k].handle(input); hasDeadline = longPresses[k].deadline != nil
+        case let .pan(k): action = pans[k].handle(input); hasDeadline = pans[k].deadline != nil
+        case let .swipe(k): action = swipes[k].handle(input); hasDeadline = swipes[k].deadline != nil
+        case let .edgeSwipe(k): action = edgeSwipes[k].handle(input); hasDeadline = edgeSwipes[k].deadline != nil
+        case let .pinch(k): action = pinches[k].handle(input); hasDeadline = pinches[k].deadline != nil
+        case let .rotate(k): action = rotates[k].handle(input); hasDeadline = rotates[k].deadline != nil
         }
+        let bit = UInt64(1) << UInt64(i)
+        deadlines = hasDeadline ? deadlines | bit : deadlines & ~bit
+        return action
     }
 
     @inline(__always) func deadline(_ i: Int) -> Timestamp? {

@@ -6,32 +6,36 @@ import TouchlineCore
 enum GestureMath {
     static let pi = 3.141592653589793
 
-    /// atan(x), accurate to about 1e-15 over the whole line. Two argument halvings
-    /// (atan x = 2·atan(x / (1 + √(1 + x²)))) bring |x| ≤ 1 below tan(π/16) ≈ 0.2, where the
-    /// Taylor series converges fast; |x| > 1 uses atan x = π/2 − atan(1/x).
+    /// atan(x), accurate to about 1e-15 over the whole line. |x| > 1 uses
+    /// atan x = π/2 − atan(1/x); above tan(π/16) ≈ 0.2, one or two argument halvings
+    /// (atan x = 2·atan(x / (1 + √(1 + x²)))) bring x below it, where the Taylor series
+    /// converges fast (12 terms: error below 0.2^25 / 25 ≈ 1e-19).
+    ///
+    /// The turn of a contact between two frames is a small angle, so the common case takes
+    /// no halving at all, and the series is evaluated by Estrin's scheme (independent pairs,
+    /// then powers of y²) rather than Horner's: each halving is a square root and a division
+    /// in a row, and Horner's rule a chain of 12 dependent steps; together they made this
+    /// function half of a frame's time (docs/performance.md).
     static func atan(_ x: Double) -> Double {
         if x.isNaN { return 0 }
         if x < 0 { return -atan(-x) }
         if x > 1 { return pi / 2 - atan(1 / x) }
         var y = x
-        y = y / (1 + (1 + y * y).squareRoot())
-        y = y / (1 + (1 + y * y).squareRoot())
-        let y2 = y * y
-        // Σ (−1)^k y^(2k+1) / (2k+1) for k < 12, by Horner with constant coefficients (a
-        // division per term was most of the cost of a frame's rotation).
-        var sum = -1.0 / 23
-        sum = sum * y2 + 1.0 / 21
-        sum = sum * y2 - 1.0 / 19
-        sum = sum * y2 + 1.0 / 17
-        sum = sum * y2 - 1.0 / 15
-        sum = sum * y2 + 1.0 / 13
-        sum = sum * y2 - 1.0 / 11
-        sum = sum * y2 + 1.0 / 9
-        sum = sum * y2 - 1.0 / 7
-        sum = sum * y2 + 1.0 / 5
-        sum = sum * y2 - 1.0 / 3
-        sum = (sum * y2 + 1) * y
-        return 4 * sum
+        var scale = 1.0
+        while y > 0.2 {
+            y = y / (1 + (1 + y * y).squareRoot())
+            scale *= 2
+        }
+        let z = y * y
+        let z2 = z * z
+        let z4 = z2 * z2
+        let z8 = z4 * z4
+        // Σ (−1)^k z^k / (2k+1), k < 12, in pairs.
+        // Coefficients as constant reciprocals: multiplications, not divisions.
+        let a0 = 1 - z * (1.0 / 3), a1 = 1.0 / 5 - z * (1.0 / 7), a2 = 1.0 / 9 - z * (1.0 / 11)
+        let a3 = 1.0 / 13 - z * (1.0 / 15), a4 = 1.0 / 17 - z * (1.0 / 19), a5 = 1.0 / 21 - z * (1.0 / 23)
+        let b0 = a0 + a1 * z2, b1 = a2 + a3 * z2, b2 = a4 + a5 * z2
+        return scale * y * (b0 + b1 * z4 + b2 * z8)
     }
 
     /// atan2(y, x) in (−π, π], as C's.

@@ -183,9 +183,11 @@ public struct VelocityEstimator: Hashable, Sendable {
         case 5: oldest = (times.6, xs.6, ys.6)
         default: oldest = (times.7, xs.7, ys.7)
         }
-        let dt = Double(times.0 &- oldest.t) / 1_000_000
+        let dt = times.0 &- oldest.t
         guard dt > 0 else { return (0, 0) }
-        return ((xs.0 - oldest.x) / dt, (ys.0 - oldest.y) / dt)
+        // One division for both rates (divisions are long, and on every frame's path).
+        let perSecond = 1_000_000 / Double(dt)
+        return ((xs.0 - oldest.x) * perSecond, (ys.0 - oldest.y) * perSecond)
     }
 
     public static func == (a: VelocityEstimator, b: VelocityEstimator) -> Bool {

@@ -434,7 +434,41 @@ public struct GestureGraph: Sendable {
         // The state before is only read when recording: reading it on every input cost 6 % of
         // a frame (docs/performance.md).
         guard recordsTransitions else {
-            apply(i, handle(i, input), at: input.time, emit)
+            // Each kind's action is applied where it was returned: returned from one switch and
+            // then applied, every action was copied once more, and that copy read back fields
+            // just written (a store-forwarding stall per action; docs/performance.md).
+            let time = input.time
+            let bit = UInt64(1) << UInt64(i)
+            switch recognizers.slots[i] {
+            case let .tap(k):
+                let action = recognizers.taps[k].handle(input)
+                deadlineMask = recognizers.taps[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            case let .longPress(k):
+                let action = recognizers.longPresses[k].handle(input)
+                deadlineMask = recognizers.longPresses[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            case let .pan(k):
+                let action = recognizers.pans[k].handle(input)
+                deadlineMask = recognizers.pans[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            case let .swipe(k):
+                let action = recognizers.swipes[k].handle(input)
+                deadlineMask = recognizers.swipes[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            case let .edgeSwipe(k):
+                let action = recognizers.edgeSwipes[k].handle(input)
+                deadlineMask = recognizers.edgeSwipes[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            case let .pinch(k):
+                let action = recognizers.pinches[k].handle(input)
+                deadlineMask = recognizers.pinches[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            case let .rotate(k):
+                let action = recognizers.rotates[k].handle(input)
+                deadlineMask = recognizers.rotates[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
+                apply(i, action, at: time, emit)
+            }
             return
         }
         let before = recognizers.stateName(i)

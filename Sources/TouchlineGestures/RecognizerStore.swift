@@ -18,13 +18,13 @@ struct RecognizerStore: Sendable {
     }
 
     private(set) var slots: [Slot] = []
-    private var taps: [TapRecognizer] = []
-    private var longPresses: [LongPressRecognizer] = []
-    private var pans: [PanRecognizer] = []
-    private var swipes: [SwipeRecognizer] = []
-    private var edgeSwipes: [EdgeSwipeRecognizer] = []
-    private var pinches: [PinchRecognizer] = []
-    private var rotates: [RotateRecognizer] = []
+    var taps: [TapRecognizer] = []
+    var longPresses: [LongPressRecognizer] = []
+    var pans: [PanRecognizer] = []
+    var swipes: [SwipeRecognizer] = []
+    var edgeSwipes: [EdgeSwipeRecognizer] = []
+    var pinches: [PinchRecognizer] = []
+    var rotates: [RotateRecognizer] = []
 
     init(_ kinds: [RecognizerKind], surface: Size) {
         slots.reserveCapacity(kinds.count)

@@ -516,8 +516,20 @@ public struct FrameAssembler: Sendable {
     }
 
     mutating func finishSlotted() {
-        for i in tracks.indices where !tracks[i].stage.isFinal && tracks[i].slot >= 0 {
-            copySlot(Int(tracks[i].slot), into: i)
+        // Every live contact takes its slot's values: over unsafe buffers, since this runs for
+        // every contact of every frame (slot indices are kept in range where tracks are made).
+        let xAxis = self.xAxis, yAxis = self.yAxis, pressure = pressureAxis.present
+        tracks.withUnsafeMutableBufferPointer { tracks in
+            slots.withUnsafeBufferPointer { slots in
+                for i in 0..<tracks.count where !tracks[i].stage.isFinal && tracks[i].slot >= 0 && Int(tracks[i].slot) < slots.count {
+                    let slot = slots[Int(tracks[i].slot)]
+                    tracks[i].x = xAxis.clamp(slot.x)
+                    tracks[i].y = yAxis.clamp(slot.y)
+                    tracks[i].pressure = pressure ? slot.pressure : nil
+                    tracks[i].major = slot.major
+                    tracks[i].minor = slot.minor
+                }
+            }
         }
         guard anyBegins else { return }
         anyBegins = false
@@ -698,28 +710,47 @@ public struct FrameAssembler: Sendable {
             current: &current, best: &best, bestCost: &bestCost)
     }
 
+    /// The frame from the tracks, then the tracks moved on (finished ones dropped). Both loops
+    /// run over unsafe buffers and the frame's storage is overwritten in place: appending
+    /// contact by contact, with a uniqueness and capacity check and a copy each, was a fifth of
+    /// a replay (docs/performance.md). The storage only grows within its reserved capacity.
     mutating func buildFrame(at time: Timestamp, afterDrop: Bool) {
         frame.time = time
         frame.afterDrop = afterDrop
-        frame.contacts.removeAll(keepingCapacity: true)
-        for i in tracks.indices {
-            frame.contacts.append(contact(tracks[i]))
+        let n = tracks.count
+        let have = frame.contacts.count
+        if have > n {
+            frame.contacts.removeLast(have - n)
+        } else if have < n {
+            frame.contacts.append(contentsOf: repeatElement(Contact(id: ContactID(0), phase: .ended, position: .zero, normalized: .zero), count: n - have))
         }
-        var w = 0
-        for r in tracks.indices {
-            var t = tracks[r]
-            if t.stage.isFinal { continue }
-            t.stage = .down
-            t.lastX = t.x
-            t.lastY = t.y
-            tracks[w] = t
-            w += 1
+        let geometry = self.geometry, pressureAxis = self.pressureAxis, unitsPerMillimetre = unitsPerMillimetreForSize
+        var live = 0
+        tracks.withUnsafeMutableBufferPointer { tracks in
+            frame.contacts.withUnsafeMutableBufferPointer { contacts in
+                for k in 0..<n {
+                    contacts[k] = FrameAssembler.contact(tracks[k], geometry: geometry, pressureAxis: pressureAxis, unitsPerMillimetreForSize: unitsPerMillimetre)
+                }
+            }
+            for r in 0..<n where !tracks[r].stage.isFinal {
+                var t = tracks[r]
+                t.stage = .down
+                t.lastX = t.x
+                t.lastY = t.y
+                tracks[live] = t
+                live += 1
+            }
         }
-        tracks.removeLast(tracks.count - w)
-        if maybeStale && w == 0 { maybeStale = false }
+        tracks.removeLast(n - live)
+        if maybeStale && live == 0 { maybeStale = false }
     }
 
     func contact(_ t: Track) -> Contact {
+        FrameAssembler.contact(t, geometry: geometry, pressureAxis: pressureAxis, unitsPerMillimetreForSize: unitsPerMillimetreForSize)
+    }
+
+    @inline(__always)
+    static func contact(_ t: Track, geometry: SurfaceGeometry, pressureAxis: Axis, unitsPerMillimetreForSize: Double) -> Contact {
         let phase: ContactPhase
         switch t.stage {
         case .began: phase = .began

@@ -282,6 +282,16 @@ struct LibinputHeaderParser {
     }
 }
 
+/// An event row indented deeper than its `- evdev:` item (at `itemIndent`), or nil.
+@inline(__always)
+func fastEvdevRow(_ l: UnsafeBufferPointer<UInt8>, deeperThan itemIndent: Int) -> InputEvent? {
+    guard let base = l.baseAddress else { return nil }
+    var i = 0
+    while i < l.count && base[i] == 0x20 { i += 1 }
+    guard i > itemIndent, i + 1 < l.count, base[i] == UInt8(ascii: "-"), base[i + 1] == 0x20 else { return nil }
+    return fastLibinputRow(l, dash: i)
+}
+
 /// The common event row, `- [  0,  12345,   3,  53,   1304] # comment`, parsed in one pass
 /// with 8-byte steps over the padding: a row is ~75 bytes of which ~35 are blanks and a
 /// comment, and byte-at-a-time skipping was half of a replay's reading (docs/performance.md).

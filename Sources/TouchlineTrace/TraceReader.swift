@@ -267,6 +267,15 @@ public struct TraceReader {
 
     private mutating func nextLibinputRecord() throws(TraceError) -> TraceEvent? {
         while try scanner.nextLine() {
+            // Nearly every line of a recording is an event row of an evdev block: try that
+            // first, without the general line walk. A line the fast path does not take goes
+            // through `libinputLine`, which accepts it or says what is wrong with it.
+            if inEvdevItem {
+                let itemIndent = eventsItemIndent
+                if let event = scanner.withLine({ fastEvdevRow($0, deeperThan: itemIndent) }) {
+                    return TraceEvent(device: header.devices.count - 1, event: event)
+                }
+            }
             if let event = try libinputLine() { return event }
         }
         return nil

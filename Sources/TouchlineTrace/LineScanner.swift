@@ -129,6 +129,17 @@ func findNewline(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080
     let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
+    // Two words per step: lines are 60–80 bytes, so the loop's own cost matters.
+    while i + 16 <= to {
+        let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+        let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self) ^ pattern
+        let za = (a &- ones) & ~a & highs
+        let zb = (b &- ones) & ~b & highs
+        if za | zb != 0 {
+            return za != 0 ? i + (za.trailingZeroBitCount >> 3) : i + 8 + (zb.trailingZeroBitCount >> 3)
+        }
+        i += 16
+    }
     while i + 8 <= to {
         let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
         let zero = (word &- ones) & ~word & highs

@@ -289,7 +289,65 @@ func fastEvdevRow(_ l: UnsafeBufferPointer<UInt8>, deeperThan itemIndent: Int) -
     var i = 0
     while i < l.count && base[i] == 0x20 { i += 1 }
     guard i > itemIndent, i + 1 < l.count, base[i] == UInt8(ascii: "-"), base[i + 1] == 0x20 else { return nil }
-    return fastLibinputRow(l, dash: i)
+    return libinputFixedRow(l, dash: i) ?? fastLibinputRow(l, dash: i)
+}
+
+/// The row exactly as libinput writes it, `- [%3lu, %6u, %3d, %3d, %7d]`: after the seconds,
+/// every field has its fixed width, so each is converted from one 8-byte load (spaces count as
+/// leading zeros) instead of byte by byte. nil for anything else (a wider or negative field,
+/// other spacing), which `fastLibinputRow` then reads.
+@inline(__always)
+func libinputFixedRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) -> InputEvent? {
+    guard let base = l.baseAddress else { return nil }
+    let end = l.count
+    var i = dash + 1
+    guard i + 1 < end, base[i] == 0x20, base[i + 1] == UInt8(ascii: "[") else { return nil }
+    i += 2
+    // Seconds: blanks, then digits, up to the comma.
+    while i < end && base[i] == 0x20 { i += 1 }
+    var sec: Int64 = 0
+    let first = i
+    while i < end, case let d = base[i] &- 0x30, d < 10 { sec = sec &* 10 &+ Int64(d); i += 1 }
+    guard i > first, i - first <= 12 else { return nil }
+    // ", " usec(6) ", " type(3) ", " code(3) ", " value(7) "]": 28 bytes from here.
+    guard i + 28 <= end else { return nil }
+    @inline(__always) func separator(_ at: Int) -> Bool { base[at] == UInt8(ascii: ",") && base[at + 1] == 0x20 }
+    guard separator(i), separator(i + 8), separator(i + 13), separator(i + 18), base[i + 27] == UInt8(ascii: "]") else { return nil }
+    guard let usec = fixedField(base, end: i + 8, width: 6), let type = fixedField(base, end: i + 13, width: 3),
+          let code = fixedField(base, end: i + 18, width: 3), let value = fixedField(base, end: i + 27, width: 7) else { return nil }
+    i += 28
+    while i < end && base[i] == 0x20 { i += 1 }
+    guard i == end || base[i] == UInt8(ascii: "#") else { return nil }
+    guard usec < 1_000_000, type <= UInt64(UInt16.max), let maxCode = EventCodes.maxCode(type: UInt16(type)), code <= UInt64(maxCode),
+          let value32 = Int32(exactly: value) else { return nil }
+    return InputEvent(time: Timestamp(seconds: sec, microseconds: Int64(usec)), type: UInt16(type), code: UInt16(code), value: value32)
+}
+
+/// The `width` bytes (1...8) before `end` as a right-aligned decimal: spaces, then at least one
+/// digit; nil otherwise. One unaligned load; the caller guarantees `end - 8 >= 0`.
+@inline(__always)
+func fixedField(_ base: UnsafePointer<UInt8>, end: Int, width: Int) -> UInt64? {
+    var word = UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self)
+    // The field is the top `width` bytes (little endian: the last bytes in memory); fill the
+    // bytes before it with spaces.
+    let below = UInt64(8 - width) * 8
+    if below > 0 { word = (word & (~0 << below)) | (0x2020_2020_2020_2020 & ~(~0 << below)) }
+    let highs: UInt64 = 0x8080_8080_8080_8080, low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    // Per byte, the high bit set when the byte is not a digit / not a space (ASCII; a carry out
+    // of a non-ASCII byte can only mark later bytes, and any marked byte fails the row).
+    let hi: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, zeros: UInt64 = 0x3030_3030_3030_3030
+    let digitOther = ((word & hi) ^ zeros) | (((word &+ 0x0606_0606_0606_0606) & hi) ^ zeros)
+    let notDigit = (((digitOther & low7) &+ low7) | digitOther) & highs
+    let spaceOther = word ^ 0x2020_2020_2020_2020
+    let notSpace = (((spaceOther & low7) &+ low7) | spaceOther) & highs
+    let digit = ~notDigit & highs
+    // Every byte a digit or a space, the last one a digit, and no space after a digit.
+    guard notDigit & notSpace == 0, digit & 0x8000_0000_0000_0000 != 0, digit & ~(digit >> 8) & ~0xFF00_0000_0000_0000 == 0 else { return nil }
+    var v = word & 0x0F0F_0F0F_0F0F_0F0F
+    v = (v &* 2561) >> 8
+    v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+    v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+    return v
 }
 
 /// The common event row, `- [  0,  12345,   3,  53,   1304] # comment`, parsed in one pass

@@ -170,6 +170,40 @@ import TouchlineCore
         #expect(r.events.first?.event.time == .zero)
     }
 
+    /// Rows go through up to three parsers (libinput's fixed widths, a one-pass reader, the
+    /// general one that words the errors); every shape must give the same event whichever
+    /// takes it.
+    @Test(arguments: [
+        ("- [  0,      0,   3,  57,    1000] # EV_ABS / ABS_MT_TRACKING_ID    1000", InputEvent(time: .zero, type: 3, code: 57, value: 1000)),
+        ("- [  0,      0,   3,  57,      -1] # negative value", InputEvent(time: .zero, type: 3, code: 57, value: -1)),
+        ("- [1234, 345678,   3,  53,   12345]", InputEvent(time: Timestamp(seconds: 1234, microseconds: 345_678), type: 3, code: 53, value: 12345)),
+        ("- [  7,      1,   3,  53, 123456789] # wider than %7d", InputEvent(time: Timestamp(seconds: 7, microseconds: 1), type: 3, code: 53, value: 123_456_789)),
+        ("- [0, 5, 3, 53, 10]", InputEvent(time: Timestamp(seconds: 0, microseconds: 5), type: 3, code: 53, value: 10)),
+        ("- [  0,\t 0,   3,  53,  +10]", InputEvent(time: .zero, type: 3, code: 53, value: 10)),
+        ("- [  0,      0,   0,   0,       0]", InputEvent(time: .zero, type: 0, code: 0, value: 0)),
+        ("- [  0, 999999,   3,  53, -2147483648]#c", InputEvent(time: Timestamp(seconds: 0, microseconds: 999_999), type: 3, code: 53, value: Int32.min)),
+    ])
+    func eventRowShapes(row: String, expected: InputEvent) {
+        let yaml = "version: 1\nndevices: 1\ndevices:\n- node: /dev/input/event1\n  evdev:\n    name: \"T\"\n    id: [3, 1, 2, 3]\n    codes:\n      0: [0]\n      3: [53, 57]\n    absinfo:\n      53: [0, 100, 0, 0, 5]\n      57: [0, 65535, 0, 0, 0]\n  events:\n  - evdev:\n    \(row)\n"
+        let r = readAll(yaml, fileName: "row.yml")
+        #expect(r.error == nil, "\(String(describing: r.error))")
+        #expect(r.events.map(\.event) == [expected])
+    }
+
+    @Test(arguments: [
+        "- [  0,      0,   3,  5 7,    1000]",
+        "- [  0,      0,   3,  57,    1000]x",
+        "- [  0,  1000000,   3,  57,    1000]",
+        "- [  0,      0,   3,  57,    10 00]",
+        "- [  0,      0,  99,  57,    1000]",
+        "- [  0,      0,   3,  57]",
+    ])
+    func badEventRowsAreErrors(row: String) {
+        let yaml = "version: 1\nndevices: 1\ndevices:\n- node: /dev/input/event1\n  evdev:\n    name: \"T\"\n    id: [3, 1, 2, 3]\n    codes:\n      0: [0]\n      3: [53, 57]\n  events:\n  - evdev:\n    \(row)\n"
+        let r = readAll(yaml, fileName: "row.yml")
+        #expect(r.error?.line == 13, "\(String(describing: r.error))")
+    }
+
     /// libinput record lists each device's events under that device; unknown keys and
     /// non-evdev event items (`--with-libinput`) are skipped.
     @Test func twoDevicesAndUnknownKeys() {

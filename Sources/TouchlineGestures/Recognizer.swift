@@ -143,6 +143,9 @@ public struct VelocityEstimator: Hashable, Sendable {
     var xs: Lanes<Double> = (0, 0, 0, 0, 0, 0, 0, 0)
     var ys: Lanes<Double> = (0, 0, 0, 0, 0, 0, 0, 0)
     var count = 0
+    /// No sample is older than the one before it (times never went back), so when the oldest
+    /// is inside the window, all are.
+    var ordered = true
     public let window: Interval
 
     public init(window: Interval) { self.window = window }
@@ -154,6 +157,7 @@ public struct VelocityEstimator: Hashable, Sendable {
             ys.0 = y
             return
         }
+        if count > 0 && time.microseconds < times.0 { ordered = false }
         times = (time.microseconds, times.0, times.1, times.2, times.3, times.4, times.5, times.6)
         xs = (x, xs.0, xs.1, xs.2, xs.3, xs.4, xs.5, xs.6)
         ys = (y, ys.0, ys.1, ys.2, ys.3, ys.4, ys.5, ys.6)
@@ -167,6 +171,11 @@ public struct VelocityEstimator: Hashable, Sendable {
         let now = now.microseconds
         let window = window.microseconds
         if now &- times.0 > window { return (0, 0) }
+        // The steady state: every sample recorded and inside the window (a walk back would
+        // stop at the oldest).
+        if ordered && count == VelocityEstimator.capacity && now &- times.7 <= window {
+            return rate(since: (times.7, xs.7, ys.7))
+        }
         // Walk back from the second newest while the next older sample exists and is inside
         // the window: bit k-2 says sample k may be taken, and the walk stops at the first
         // clear bit. Computed without branches, then one jump: a chain of branches or a nested
@@ -183,6 +192,11 @@ public struct VelocityEstimator: Hashable, Sendable {
         case 5: oldest = (times.6, xs.6, ys.6)
         default: oldest = (times.7, xs.7, ys.7)
         }
+        return rate(since: oldest)
+    }
+
+    /// From `oldest` to the newest sample, per second.
+    @inline(__always) private func rate(since oldest: (t: Int64, x: Double, y: Double)) -> (Double, Double) {
         let dt = times.0 &- oldest.t
         guard dt > 0 else { return (0, 0) }
         // One division for both rates (divisions are long, and on every frame's path).

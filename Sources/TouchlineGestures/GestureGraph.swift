@@ -440,34 +440,13 @@ public struct GestureGraph: Sendable {
             let time = input.time
             let bit = UInt64(1) << UInt64(i)
             switch recognizers.slots[i] {
-            case let .tap(k):
-                let action = recognizers.taps[k].handle(input)
-                deadlineMask = recognizers.taps[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
-            case let .longPress(k):
-                let action = recognizers.longPresses[k].handle(input)
-                deadlineMask = recognizers.longPresses[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
-            case let .pan(k):
-                let action = recognizers.pans[k].handle(input)
-                deadlineMask = recognizers.pans[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
-            case let .swipe(k):
-                let action = recognizers.swipes[k].handle(input)
-                deadlineMask = recognizers.swipes[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
-            case let .edgeSwipe(k):
-                let action = recognizers.edgeSwipes[k].handle(input)
-                deadlineMask = recognizers.edgeSwipes[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
-            case let .pinch(k):
-                let action = recognizers.pinches[k].handle(input)
-                deadlineMask = recognizers.pinches[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
-            case let .rotate(k):
-                let action = recognizers.rotates[k].handle(input)
-                deadlineMask = recognizers.rotates[k].deadline != nil ? deadlineMask | bit : deadlineMask & ~bit
-                apply(i, action, at: time, emit)
+            case let .tap(k): apply(i, RecognizerStore.step(&recognizers.taps[k], input, bit, &deadlineMask), at: time, emit)
+            case let .longPress(k): apply(i, RecognizerStore.step(&recognizers.longPresses[k], input, bit, &deadlineMask), at: time, emit)
+            case let .pan(k): apply(i, RecognizerStore.step(&recognizers.pans[k], input, bit, &deadlineMask), at: time, emit)
+            case let .swipe(k): apply(i, RecognizerStore.step(&recognizers.swipes[k], input, bit, &deadlineMask), at: time, emit)
+            case let .edgeSwipe(k): apply(i, RecognizerStore.step(&recognizers.edgeSwipes[k], input, bit, &deadlineMask), at: time, emit)
+            case let .pinch(k): apply(i, RecognizerStore.step(&recognizers.pinches[k], input, bit, &deadlineMask), at: time, emit)
+            case let .rotate(k): apply(i, RecognizerStore.step(&recognizers.rotates[k], input, bit, &deadlineMask), at: time, emit)
             }
             return
         }

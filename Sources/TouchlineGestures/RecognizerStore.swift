@@ -61,19 +61,23 @@ struct RecognizerStore: Sendable {
     /// recognizers with a deadline) true, in the same switch: asking for the deadline
     /// separately dispatched on the kind a second time per input.
     @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput, deadlines: inout UInt64) -> RecognizerAction {
-        let action: RecognizerAction
-        let hasDeadline: Bool
-        switch slots[i] {
-        case let .tap(k): action = taps[k].handle(input); hasDeadline = taps[k].deadline != nil
-        case let .longPress(k): action = longPresses[k].handle(input); hasDeadline = longPresses[k].deadline != nil
-        case let .pan(k): action = pans[k].handle(input); hasDeadline = pans[k].deadline != nil
-        case let .swipe(k): action = swipes[k].handle(input); hasDeadline = swipes[k].deadline != nil
-        case let .edgeSwipe(k): action = edgeSwipes[k].handle(input); hasDeadline = edgeSwipes[k].deadline != nil
-        case let .pinch(k): action = pinches[k].handle(input); hasDeadline = pinches[k].deadline != nil
-        case let .rotate(k): action = rotates[k].handle(input); hasDeadline = rotates[k].deadline != nil
-        }
         let bit = UInt64(1) << UInt64(i)
-        deadlines = hasDeadline ? deadlines | bit : deadlines & ~bit
+        switch slots[i] {
+        case let .tap(k): return Self.step(&taps[k], input, bit, &deadlines)
+        case let .longPress(k): return Self.step(&longPresses[k], input, bit, &deadlines)
+        case let .pan(k): return Self.step(&pans[k], input, bit, &deadlines)
+        case let .swipe(k): return Self.step(&swipes[k], input, bit, &deadlines)
+        case let .edgeSwipe(k): return Self.step(&edgeSwipes[k], input, bit, &deadlines)
+        case let .pinch(k): return Self.step(&pinches[k], input, bit, &deadlines)
+        case let .rotate(k): return Self.step(&rotates[k], input, bit, &deadlines)
+        }
+    }
+
+    /// One input to one recognizer of a known kind, in place; its deadline bit follows.
+    @inline(__always)
+    static func step<R: Recognizing>(_ r: inout R, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        let action = r.handle(input)
+        deadlines = r.deadline != nil ? deadlines | bit : deadlines & ~bit
         return action
     }
 
@@ -102,3 +106,15 @@ struct RecognizerStore: Sendable {
         }
     }
 }
+
+/// What the store asks of every recognizer kind. Used only as a generic constraint (each use is
+/// specialized for the concrete kind): no existential, no dynamic dispatch (principle 10).
+protocol Recognizing {
+    mutating func handle(_ input: RecognizerInput) -> RecognizerAction
+    var deadline: Timestamp? { get }
+}
+
+extension TapRecognizer: Recognizing {}
+extension LongPressRecognizer: Recognizing {}
+extension SwipeRecognizer: Recognizing {}
+extension ContinuousRecognizer: Recognizing {}

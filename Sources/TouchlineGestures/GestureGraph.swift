@@ -236,35 +236,53 @@ public struct GestureGraph: Sendable {
     /// contacts to the recognizers of the targets they belong to.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         fireDeadlines(before: frame.time, emit: emit)
-        for i in contacts.indices {
-            contacts[i].previous = contacts[i].position
-            contacts[i].isNew = false
-            if contacts[i].phase == .began || contacts[i].phase == .moved { contacts[i].phase = .stationary }
+        // Tracked contacts move on and take the frame's positions, in one pass over unsafe
+        // buffers (every frame's path). Both lists are in id order (frames sort by id; ids only
+        // grow, and tracked contacts keep their landing order), so the next tracked contact is
+        // nearly always the match. Contacts new to the graph are added after, in frame order.
+        var newContacts = false
+        var anyFinal = false
+        frame.contacts.withUnsafeBufferPointer { incoming in
+            contacts.withUnsafeMutableBufferPointer { tracked in
+                for i in 0..<tracked.count {
+                    tracked[i].previous = tracked[i].position
+                    tracked[i].isNew = false
+                    if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
+                }
+                var next = 0
+                for j in 0..<incoming.count {
+                    let id = incoming[j].id
+                    var i = next
+                    if !(i < tracked.count && tracked[i].id == id) {
+                        i = 0
+                        while i < tracked.count && tracked[i].id != id { i += 1 }
+                    }
+                    guard i < tracked.count else {
+                        if !incoming[j].phase.isFinal { newContacts = true }
+                        continue
+                    }
+                    let phase = incoming[j].phase
+                    tracked[i].position = incoming[j].position
+                    tracked[i].phase = phase == .began ? .moved : phase
+                    if phase.isFinal { anyFinal = true }
+                    next = i + 1
+                }
+            }
         }
-        // Both lists are in id order (frames sort by id; ids only grow, and tracked contacts
-        // keep their landing order), so the next tracked contact is nearly always the match:
-        // look there first instead of searching from the start (quadratic at 10 contacts).
-        var next = 0
-        for c in frame.contacts {
-            let i: Int? = next < contacts.count && contacts[next].id == c.id ? next : contacts.firstIndex(where: { $0.id == c.id })
-            if let i {
-                contacts[i].position = c.position
-                contacts[i].phase = c.phase == .began ? .moved : c.phase
-                next = i + 1
-                continue
+        if newContacts {
+            for c in frame.contacts where !c.phase.isFinal && !contacts.contains(where: { $0.id == c.id }) {
+                guard contacts.count < GestureGraph.contactCapacity, let target = hitTest(c.position) else {
+                    ignoredContacts += 1
+                    continue
+                }
+                contacts.append(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
+                contactListsValid = 0
             }
-            if c.phase.isFinal { continue }
-            guard contacts.count < GestureGraph.contactCapacity, let target = hitTest(c.position) else {
-                ignoredContacts += 1
-                continue
-            }
-            contacts.append(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
-            contactListsValid = 0
         }
         for t in targets.indices where hasContacts(on: t) {
             deliverFrame(to: t, at: frame.time, emit)
         }
-        if contacts.contains(where: { $0.phase.isFinal }) {
+        if anyFinal {
             contacts.removeAll { $0.phase.isFinal }
             contactListsValid = 0
         }

@@ -16,12 +16,14 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", exact: "1.6.1"),
     ],
     targets: [
-        // Inputs shared by the benchmarks and the allocation budget: generated traces, a
-        // steady stream of N moving contacts.
+        // Inputs shared by the benchmarks, bench-probe and the allocation budget: generated
+        // traces, a steady stream of N moving contacts, the replay workload.
         .target(
             name: "BenchSupport",
             dependencies: [
                 .product(name: "TouchlineCore", package: "Touchline"),
+                .product(name: "TouchlineTrace", package: "Touchline"),
+                .product(name: "TouchlineGestures", package: "Touchline"),
             ]
         ),
         .executableTarget(

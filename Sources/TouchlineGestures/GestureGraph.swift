@@ -440,13 +440,11 @@ public struct GestureGraph: Sendable {
 
     // MARK: - Arena
 
-    /// Every input reaches a recognizer through here, so `deadlineMask` stays true. Inlined,
-    /// as are `deliver` and the store's `handle`: each call layer copied the input (a
-    /// 129-byte sample) and the action once more (docs/performance.md).
+    /// An input whose action the caller needs back (rejections, recorded transitions); frame
+    /// inputs go through `deliver`'s per-kind path. Both keep `deadlineMask` true.
     @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
         recognizers.handle(i, input, deadlines: &deadlineMask)
     }
-
 
     @inline(__always) mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
         // The state before is only read when recording: reading it on every input cost 6 % of

@@ -13,14 +13,15 @@ public struct GroupSample: Hashable, Sendable {
     // The counts are stored in 16 bits (a graph tracks at most 32 contacts) to keep a sample,
     // and an input holding one, within 128 bytes: larger values are copied by a call to
     // memcpy at every hand-over, smaller ones by a few moves (docs/performance.md).
-    private var counts: SIMD8<Int16> = .zero
+    private var presentCount: Int16 = 0, remainingCount: Int16 = 0, beganCount: Int16 = 0
+    private var endedCount: Int16 = 0, cancelledCount: Int16 = 0
     /// Contacts in this frame on the target (lifting ones included).
-    public var present: Int { get { Int(counts[0]) } set { counts[0] = Int16(clamping: newValue) } }
+    public var present: Int { get { Int(presentCount) } set { presentCount = Int16(clamping: newValue) } }
     /// Contacts still down after this frame.
-    public var remaining: Int { get { Int(counts[1]) } set { counts[1] = Int16(clamping: newValue) } }
-    public var began: Int { get { Int(counts[2]) } set { counts[2] = Int16(clamping: newValue) } }
-    public var ended: Int { get { Int(counts[3]) } set { counts[3] = Int16(clamping: newValue) } }
-    public var cancelled: Int { get { Int(counts[4]) } set { counts[4] = Int16(clamping: newValue) } }
+    public var remaining: Int { get { Int(remainingCount) } set { remainingCount = Int16(clamping: newValue) } }
+    public var began: Int { get { Int(beganCount) } set { beganCount = Int16(clamping: newValue) } }
+    public var ended: Int { get { Int(endedCount) } set { endedCount = Int16(clamping: newValue) } }
+    public var cancelled: Int { get { Int(cancelledCount) } set { cancelledCount = Int16(clamping: newValue) } }
     /// Centroid of the present contacts, mm.
     public var centroid = Point.zero
     /// 2 × mean distance of the present contacts from their centroid, mm.
@@ -178,8 +179,9 @@ public struct VelocityEstimator: Hashable, Sendable {
         }
         // Walk back from the second newest while the next older sample exists and is inside
         // the window: bit k-2 says sample k may be taken, and the walk stops at the first
-        // clear bit. Computed without branches, then one jump: a chain of branches or a nested
-        // function (which boxed its captures in debug builds) cost several times more.
+        // clear bit. Computed without branches, then one jump (a chain of branches cost more).
+        // `bit` captures only constants: a nested function that assigned to a captured
+        // variable boxed it on the heap in debug builds, which the allocation test caught.
         func bit(_ k: Int, _ t: Int64) -> UInt8 { (k < count && now &- t <= window) ? 1 << UInt8(k - 2) : 0 }
         let taken = bit(2, times.2) | bit(3, times.3) | bit(4, times.4) | bit(5, times.5) | bit(6, times.6) | bit(7, times.7)
         let oldest: (t: Int64, x: Double, y: Double)

@@ -118,7 +118,6 @@ func scalarText(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String 
 /// The hot path of the libinput record reader.
 @inline(__always)
 func parseLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) throws(LineError) -> InputEvent {
-    if let event = fastLibinputRow(l, dash: dash) { return event }
     var c = ByteCursor(l, at: dash + 1)
     c.skipSpaces()
     guard c.take(UInt8(ascii: "[")) else {
@@ -282,20 +281,24 @@ struct LibinputHeaderParser {
     }
 }
 
-/// An event row indented deeper than its `- evdev:` item (at `itemIndent`), or nil.
+/// An event row indented deeper than its `- evdev:` item (at `itemIndent`) and written in
+/// libinput's own widths, or nil: every other line, and any row this cannot take, goes through
+/// the reader's general line walk and `parseLibinputRow`, which alone words errors.
 @inline(__always)
 func fastEvdevRow(_ l: UnsafeBufferPointer<UInt8>, deeperThan itemIndent: Int) -> InputEvent? {
     guard let base = l.baseAddress else { return nil }
     var i = 0
     while i < l.count && base[i] == 0x20 { i += 1 }
     guard i > itemIndent, i + 1 < l.count, base[i] == UInt8(ascii: "-"), base[i + 1] == 0x20 else { return nil }
-    return libinputFixedRow(l, dash: i) ?? fastLibinputRow(l, dash: i)
+    return libinputFixedRow(l, dash: i)
 }
 
 /// The row exactly as libinput writes it, `- [%3lu, %6u, %3d, %3d, %7d]`: after the seconds,
 /// every field has its fixed width, so each is converted from one 8-byte load (spaces count as
 /// leading zeros) instead of byte by byte. nil for anything else (a wider or negative field,
-/// other spacing), which `fastLibinputRow` then reads.
+/// such as a lift's tracking id -1, or other spacing): the general parser reads those, and
+/// they are rare enough that a second fast parser for them did not pay (it cost more than it
+/// saved).
 @inline(__always)
 func libinputFixedRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) -> InputEvent? {
     guard let base = l.baseAddress else { return nil }
@@ -348,73 +351,4 @@ func fixedField(_ base: UnsafePointer<UInt8>, end: Int, width: Int) -> UInt64? {
     v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
     v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
     return v
-}
-
-/// The common event row, `- [  0,  12345,   3,  53,   1304] # comment`, parsed in one pass
-/// with 8-byte steps over the padding: a row is ~75 bytes of which ~35 are blanks and a
-/// comment, and byte-at-a-time skipping was half of a replay's reading (docs/performance.md).
-/// Returns nil for anything else (other spacing is fine; tabs, a `+` sign, too many digits, a
-/// value out of range, a missing bracket), and the careful parser above then accepts the row or
-/// says exactly what is wrong with it; so this path never decides an error.
-@inline(__always)
-func fastLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) -> InputEvent? {
-    guard let base = l.baseAddress else { return nil }
-    let end = l.count
-    var i = dash + 1
-
-    /// Skips spaces: whole words of them first, then single bytes.
-    @inline(__always) func skipSpaces(_ i: inout Int) {
-        // Most runs are empty (after a number, the comma follows at once).
-        if i < end && base[i] != 0x20 { return }
-        let spaces: UInt64 = 0x2020_2020_2020_2020
-        while i + 8 <= end {
-            let other = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self) ^ spaces
-            if other != 0 {
-                i += other.trailingZeroBitCount >> 3
-                return
-            }
-            i += 8
-        }
-        while i < end && base[i] == 0x20 { i += 1 }
-    }
-
-    /// A decimal of 1 to 12 digits with an optional '-'; nil otherwise.
-    @inline(__always) func number(_ i: inout Int) -> Int64? {
-        var negative = false
-        if i < end && base[i] == 0x2D { negative = true; i += 1 }
-        let first = i
-        var value: Int64 = 0
-        while i < end {
-            let d = base[i] &- 0x30
-            if d >= 10 { break }
-            value = value &* 10 &+ Int64(d)
-            i += 1
-        }
-        let digits = i - first
-        guard digits > 0 && digits <= 12 else { return nil }
-        return negative ? -value : value
-    }
-
-    /// A number and the byte that must follow it.
-    @inline(__always) func field(_ i: inout Int, then terminator: UInt8) -> Int64? {
-        skipSpaces(&i)
-        guard let v = number(&i) else { return nil }
-        skipSpaces(&i)
-        guard i < end && base[i] == terminator else { return nil }
-        i += 1
-        return v
-    }
-
-    skipSpaces(&i)
-    guard i < end && base[i] == UInt8(ascii: "[") else { return nil }
-    i += 1
-    let comma = UInt8(ascii: ",")
-    guard let sec = field(&i, then: comma), let usec = field(&i, then: comma), let type = field(&i, then: comma),
-          let code = field(&i, then: comma), let value = field(&i, then: UInt8(ascii: "]")) else { return nil }
-    skipSpaces(&i)
-    guard i == end || base[i] == UInt8(ascii: "#") else { return nil }
-    guard sec >= 0, usec >= 0, usec < 1_000_000, type >= 0, type <= Int64(UInt16.max), code >= 0,
-          let maxCode = EventCodes.maxCode(type: UInt16(type)), code <= Int64(maxCode),
-          let value32 = Int32(exactly: value) else { return nil }
-    return InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: UInt16(type), code: UInt16(code), value: value32)
 }

@@ -170,9 +170,8 @@ import TouchlineCore
         #expect(r.events.first?.event.time == .zero)
     }
 
-    /// Rows go through up to three parsers (libinput's fixed widths, a one-pass reader, the
-    /// general one that words the errors); every shape must give the same event whichever
-    /// takes it.
+    /// Rows go through one of two parsers (libinput's fixed widths, or the general one that
+    /// words the errors); every shape must give the same event whichever takes it.
     @Test(arguments: [
         ("- [  0,      0,   3,  57,    1000] # EV_ABS / ABS_MT_TRACKING_ID    1000", InputEvent(time: .zero, type: 3, code: 57, value: 1000)),
         ("- [  0,      0,   3,  57,      -1] # negative value", InputEvent(time: .zero, type: 3, code: 57, value: -1)),

@@ -32,14 +32,6 @@ func elapsedSeconds(_ body: () throws -> Void) rethrows -> Double {
 
 /// A TraceReader over in-memory bytes; getevent traces get their devices from the first pass,
 /// as `touchline replay` does.
-func makeReader(_ bytes: [UInt8], name: String) throws -> TraceReader {
-    var options = TraceReaderOptions()
-    if name.hasSuffix(".getevent") {
-        options.geteventDevices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: name)
-    }
-    return try TraceReader(source: BytesSource(bytes), fileName: name, options: options)
-}
-
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .mallocCountTotal],
@@ -151,37 +143,15 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let url = try BenchTraces.file(megabytes: traceMegabytes, extension: ext)
             let bytes = try BenchTraces.bytes(of: url)
-            var events = 0
-            var lines = 0
-            var written = 0
+            var result = (events: 0, lines: 0, bytes: 0)
             benchmark.startMeasurement()
             let seconds = try elapsedSeconds {
-                var reader = try makeReader(bytes, name: url.lastPathComponent)
-                var assembler = FrameAssembler(device: reader.devices[0])
-                var driver = ReplayDriver(configuration: .default, surface: assembler.geometry.size)
-                var json = JSONWriter(capacity: 4096)
-                while let e = try reader.next() {
-                    events += 1
-                    guard assembler.feed(e.event) else { continue }
-                    driver.feed(assembler.frame) { g in
-                        json.reset()
-                        g.writeJSON(into: &json)
-                        json.bytes.append(UInt8(ascii: "\n"))
-                        written &+= json.bytes.count
-                        lines += 1
-                    }
-                }
-                driver.finish { g in
-                    json.reset()
-                    g.writeJSON(into: &json)
-                    written &+= json.bytes.count
-                    lines += 1
-                }
+                result = try BenchReplay.run(bytes, name: url.lastPathComponent)
             }
             benchmark.stopMeasurement()
-            blackHole(written)
-            blackHole(lines)
-            benchmark.measurement(rate("events/s"), Int(Double(events) / seconds))
+            blackHole(result.bytes)
+            blackHole(result.lines)
+            benchmark.measurement(rate("events/s"), Int(Double(result.events) / seconds))
             benchmark.measurement(rate("MB/s"), Int(Double(bytes.count) / 1e6 / seconds))
         }
     }
@@ -199,7 +169,7 @@ let benchmarks: @Sendable () -> Void = {
             var count = 0
             benchmark.startMeasurement()
             let seconds = try elapsedSeconds {
-                var reader = try makeReader(bytes, name: url.lastPathComponent)
+                var reader = try BenchReplay.reader(bytes, name: url.lastPathComponent)
                 while let e = try reader.next() {
                     count &+= Int(e.event.value)
                 }

@@ -40,34 +40,9 @@ import TouchlineTrace
     return sum
 }
 
+// A named frame for callgrind's --toggle-collect='*measuredReplay*'.
 @inline(never) func measuredReplay(_ bytes: [UInt8], name: String) throws -> (events: Int, lines: Int, bytes: Int) {
-    var options = TraceReaderOptions()
-    if name.hasSuffix(".getevent") {
-        options.geteventDevices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: name)
-    }
-    var reader = try TraceReader(source: BytesSource(bytes), fileName: name, options: options)
-    var assembler = FrameAssembler(device: reader.devices[0])
-    var driver = ReplayDriver(configuration: .default, surface: assembler.geometry.size)
-    var json = JSONWriter(capacity: 4096)
-    var events = 0, lines = 0, written = 0
-    while let e = try reader.next() {
-        events += 1
-        guard assembler.feed(e.event) else { continue }
-        driver.feed(assembler.frame) { g in
-            json.reset()
-            g.writeJSON(into: &json)
-            json.bytes.append(UInt8(ascii: "\n"))
-            written &+= json.bytes.count
-            lines += 1
-        }
-    }
-    driver.finish { g in
-        json.reset()
-        g.writeJSON(into: &json)
-        written &+= json.bytes.count
-        lines += 1
-    }
-    return (events, lines, written)
+    try BenchReplay.run(bytes, name: name)
 }
 
 let args = CommandLine.arguments

@@ -12,7 +12,9 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
         self.microseconds = seconds &* 1_000_000 &+ microseconds
     }
 
-    public static let zero = Timestamp(microseconds: 0)
+    // Computed, not stored: a stored static is read through a one-time-initialization check
+    // at every use, on every frame.
+    @inlinable public static var zero: Timestamp { Timestamp(microseconds: 0) }
 
     @inlinable public static func < (a: Timestamp, b: Timestamp) -> Bool { a.microseconds < b.microseconds }
     @inlinable public static func - (a: Timestamp, b: Timestamp) -> Interval {
@@ -36,7 +38,7 @@ public struct Interval: Hashable, Comparable, Sendable, CustomStringConvertible 
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
     @inlinable public static func milliseconds(_ ms: Int64) -> Interval { Interval(microseconds: ms &* 1000) }
     @inlinable public static func microseconds(_ us: Int64) -> Interval { Interval(microseconds: us) }
-    public static let zero = Interval(microseconds: 0)
+    @inlinable public static var zero: Interval { Interval(microseconds: 0) }
 
     @inlinable public var seconds: Double { Double(microseconds) / 1_000_000 }
     @inlinable public var milliseconds: Double { Double(microseconds) / 1000 }
@@ -66,7 +68,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
     @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
-    public static let zero = Point(x: 0, y: 0)
+    @inlinable public static var zero: Point { Point(x: 0, y: 0) }
 
     @inlinable public static func - (a: Point, b: Point) -> Vector { Vector(dx: a.x - b.x, dy: a.y - b.y) }
     @inlinable public static func + (a: Point, b: Vector) -> Point { Point(x: a.x + b.dx, y: a.y + b.dy) }
@@ -80,7 +82,7 @@ public struct Vector: Hashable, Sendable {
     public var dx: Double
     public var dy: Double
     @inlinable public init(dx: Double, dy: Double) { self.dx = dx; self.dy = dy }
-    public static let zero = Vector(dx: 0, dy: 0)
+    @inlinable public static var zero: Vector { Vector(dx: 0, dy: 0) }
     @inlinable public var length: Double { (dx * dx + dy * dy).squareRoot() }
     @inlinable public static func + (a: Vector, b: Vector) -> Vector { Vector(dx: a.dx + b.dx, dy: a.dy + b.dy) }
     @inlinable public static func - (a: Vector, b: Vector) -> Vector { Vector(dx: a.dx - b.dx, dy: a.dy - b.dy) }

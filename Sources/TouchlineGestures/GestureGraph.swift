@@ -108,7 +108,7 @@ public struct GestureGraph: Sendable {
     /// Target indices, topmost first.
     var hitOrder: [Int]
     var recognizers: RecognizerStore
-    var status: [ArenaStatus]
+    var status: StatusTable
     var claimReasons: [Reason?]
     let names: [GestureName]
     let kinds: [GestureKind]
@@ -143,7 +143,7 @@ public struct GestureGraph: Sendable {
         }
         let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
         recognizers = RecognizerStore(specs.map(\.kind), surface: surface)
-        status = Array(repeating: .idle, count: specs.count)
+        status = StatusTable(count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
@@ -331,59 +331,81 @@ public struct GestureGraph: Sendable {
 
     /// Two passes over the contacts (sums, then distances from the centroids), through an
     /// unsafe buffer: three passes with bounds checks were a fifth of a frame. The sums run in
-    /// contact order, as before, so the figures are bit for bit the same.
-    @inline(__always) func sample(for t: Int, at time: Timestamp) -> (GroupSample, moved: Bool) {
+    /// contact order, as before, so the figures are bit for bit the same. `moved`: whether any
+    /// common contact moved.
+    @inline(__always) func sample(for t: Int, at time: Timestamp, moved: inout Bool) -> GroupSample {
         var s = GroupSample(time: time)
-        var present = 0, ended = 0, cancelled = 0, began = 0, common = 0
+        var present = 0, ended = 0, cancelled = 0, began = 0
         var sum = Vector.zero
         var prevSum = Vector.zero, nowSum = Vector.zero
-        var moved = false
         // The largest squared distance: √ is monotonic and correctly rounded, so one root at
         // the end equals the largest of the roots.
         var travel2 = 0.0
         contacts.withUnsafeBufferPointer { contacts in
             for c in contacts where c.target == t {
-                present += 1
-                switch c.phase {
-                case .ended: ended += 1
-                case .cancelled: cancelled += 1
-                case .began, .moved, .stationary: break
-                }
-                if c.isNew { began += 1 } else {
-                    common += 1
-                    prevSum = prevSum + Vector(dx: c.previous.x, dy: c.previous.y)
-                    nowSum = nowSum + Vector(dx: c.position.x, dy: c.position.y)
+                present &+= 1
+                if c.phase == .ended { ended &+= 1 } else if c.phase == .cancelled { cancelled &+= 1 }
+                if c.isNew { began &+= 1 } else {
+                    prevSum = Vector(dx: prevSum.dx + c.previous.x, dy: prevSum.dy + c.previous.y)
+                    nowSum = Vector(dx: nowSum.dx + c.position.x, dy: nowSum.dy + c.position.y)
                     if c.position != c.previous { moved = true }
                 }
-                sum = sum + Vector(dx: c.position.x, dy: c.position.y)
+                sum = Vector(dx: sum.dx + c.position.x, dy: sum.dy + c.position.y)
                 let d = c.position - c.first
                 travel2 = max(travel2, d.dx * d.dx + d.dy * d.dy)
             }
         }
-        s.present = present
-        s.ended = ended
-        s.cancelled = cancelled
-        s.began = began
-        s.remaining = present - ended - cancelled
+        let common = present &- began
+        // At most `contactCapacity` contacts: the counts fit their 32-bit fields.
+        s.presentCount = Int32(truncatingIfNeeded: present)
+        s.endedCount = Int32(truncatingIfNeeded: ended)
+        s.cancelledCount = Int32(truncatingIfNeeded: cancelled)
+        s.beganCount = Int32(truncatingIfNeeded: began)
+        s.remainingCount = Int32(truncatingIfNeeded: present &- ended &- cancelled)
         s.maxTravel = travel2.squareRoot()
-        guard present > 0 else { return (s, false) }
-        s.centroid = Point(x: sum.dx / Double(present), y: sum.dy / Double(present))
-        let n = Double(common)
-        let cPrev = Point(x: prevSum.dx / n, y: prevSum.dy / n)
-        let cNow = Point(x: nowSum.dx / n, y: nowSum.dy / n)
+        guard present > 0 else { return s }
+        let n = Double(present), m = Double(common)
+        let centroid = Point(x: sum.dx / n, y: sum.dy / n)
+        s.centroid = centroid
+        let cPrev = Point(x: prevSum.dx / m, y: prevSum.dy / m)
+        let cNow = Point(x: nowSum.dx / m, y: nowSum.dy / m)
         var spread = 0.0
         var spanPrev = 0.0, spanNow = 0.0, turn = 0.0, weight = 0.0
         let turns = common >= 2
-        let centroid = s.centroid
+        // No contact landed: every present contact is common, the two sums are the same
+        // additions in the same order, so the centroid is cNow bit for bit and a contact's
+        // distance from it is its `lb` (two square roots fewer per frame).
+        let allCommon = turns && began == 0
+        // Two common contacts (the usual pinch and turn) sit on either side of their centroid:
+        // both turn by the angle of the line between them, taken once from that line (one
+        // atan2 instead of two, and no weighted mean: the atan2's division and series were a
+        // sixth of a frame). More contacts: each one's turn about the centroid, weighted.
+        let pair = common == 2
+        var pairPrev = Vector.zero, pairNow = Vector.zero, pairCount = 0
         contacts.withUnsafeBufferPointer { contacts in
             for c in contacts where c.target == t {
-                spread += c.position.distance(to: centroid)
-                guard turns && !c.isNew else { continue }
+                guard turns && !c.isNew else {
+                    spread += c.position.distance(to: centroid)
+                    continue
+                }
                 let a = c.previous - cPrev
                 let b = c.position - cNow
                 let la = a.length, lb = b.length
+                spread += allCommon ? lb : c.position.distance(to: centroid)
                 spanPrev += la
                 spanNow += lb
+                if pair {
+                    // From the first common contact to the second.
+                    if pairCount == 0 {
+                        pairPrev = Vector(dx: -c.previous.x, dy: -c.previous.y)
+                        pairNow = Vector(dx: -c.position.x, dy: -c.position.y)
+                    } else {
+                        pairPrev = Vector(dx: pairPrev.dx + c.previous.x, dy: pairPrev.dy + c.previous.y)
+                        pairNow = Vector(dx: pairNow.dx + c.position.x, dy: pairNow.dy + c.position.y)
+                    }
+                    pairCount &+= 1
+                    continue
+                }
                 // A contact near the centroid says little about the turn; weight by radius.
                 let w = min(la, lb)
                 if w > 0.01 {
@@ -392,23 +414,32 @@ public struct GestureGraph: Sendable {
                 }
             }
         }
-        s.span = 2 * spread / Double(present)
+        s.span = 2 * spread / n
         if common > 0 {
             s.translationDelta = cNow - cPrev
             if turns {
-                spanPrev = 2 * spanPrev / n
-                spanNow = 2 * spanNow / n
+                spanPrev = 2 * spanPrev / m
+                spanNow = 2 * spanNow / m
                 s.spanDelta = spanNow - spanPrev
                 s.spanRatio = max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan)
-                s.rotationDelta = weight > 0 ? turn / weight : 0
+                if pair {
+                    // Each contact is half the line's length from the centroid; as above, a
+                    // turn measured that close to it says little.
+                    let radius2 = min(pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy, pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy)
+                    s.rotationDelta = radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
+                } else {
+                    s.rotationDelta = weight > 0 ? turn / weight : 0
+                }
             }
         }
-        if let last = targets[t].lastTime, time > last { s.elapsed = time - last }
-        return (s, moved)
+        if let last = targets[t].lastTime, s.time > last { s.elapsed = s.time - last }
+        return s
     }
 
     mutating func deliverFrame(to t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        let (s, moved) = sample(for: t, at: time)
+        var moved = false
+        // A `let`: a `var` sample was copied (128 bytes) for every call that borrows it.
+        let s = sample(for: t, at: time, moved: &moved)
         targets[t].lastTime = time
         targets[t].lastCentroid = s.centroid
         if s.began > 0 {
@@ -424,9 +455,11 @@ public struct GestureGraph: Sendable {
             }
         }
         if moved {
-            // One input for every member: made per member, it was one more copy of the sample each.
-            let input = RecognizerInput.contactsMoved(s)
-            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, input, emit) } }
+            // Active continuous gestures (every frame of a pan, pinch or rotate in progress)
+            // take the sample directly; the rest get the input, made for them only. Only the
+            // members that receive contacts are visited (a failed one is skipped without
+            // reading its status).
+            deliverMoved(to: t, s, at: time, emit)
         }
         if s.ended > 0 {
             let input = RecognizerInput.contactLifted(s)
@@ -470,6 +503,30 @@ public struct GestureGraph: Sendable {
         let action = handle(i, input)
         transitions.append(Transition(time: input.time, recognizer: names[i].description, from: before, input: input.name, to: recognizers.stateName(i), action: action.name))
         apply(i, action, at: input.time, emit)
+    }
+
+    /// Contacts moved on target `t`. The steady state of a continuous gesture (its contacts
+    /// move, it is active and has won) is taken here without the input and action enums: the
+    /// recognizer updates in place and writes its fields into an event made once for the
+    /// frame, whose common fields (time, target, contacts) every `changed` event of the frame
+    /// shares. The others get the input through `deliver`.
+    @inline(__always) mutating func deliverMoved(to t: Int, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        var event = GestureEvent(
+            seq: 0, time: time, device: device, gesture: .pan, phase: .changed, target: targetNames[t], recognizer: targetNames[t],
+            fingers: 0, position: .zero, contacts: contactList(on: t), detail: .rotate(rotation: 0, velocity: 0))
+        // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
+        // is skipped by the status check.
+        for i in MemberIndices(targets[t].members & status.receiving) where status[i].receivesContacts {
+            if status[i] == .won && !recordsTransitions && recognizers.movedWhileActive(i, s, into: &event) {
+                event.seq = seq
+                event.gesture = kinds[i]
+                event.recognizer = names[i]
+                seq += 1
+                emit(event)
+                continue
+            }
+            deliver(i, .contactsMoved(s), emit)
+        }
     }
 
     /// Returns the recorded transitions and forgets them.
@@ -651,6 +708,26 @@ public struct GestureGraph: Sendable {
             recognizer: names[i], fingers: list.count, position: targets[t].lastCentroid, contacts: list, detail: .explain(reason))
         seq += 1
         emit(event)
+    }
+}
+
+/// Each recognizer's arena status, and the set of those that receive contacts, kept true on
+/// every write: a frame visits only those (the default graph's frame visited seven
+/// recognizers to deliver to three).
+struct StatusTable: Sendable {
+    private var values: [ArenaStatus]
+    /// Bit i: recognizer i's status `receivesContacts`.
+    private(set) var receiving: UInt64 = 0
+
+    init(count: Int) { values = Array(repeating: .idle, count: count) }
+
+    subscript(i: Int) -> ArenaStatus {
+        @inline(__always) get { values[i] }
+        @inline(__always) set {
+            values[i] = newValue
+            let bit = UInt64(1) << UInt64(i)
+            receiving = newValue.receivesContacts ? receiving | bit : receiving & ~bit
+        }
     }
 }
 

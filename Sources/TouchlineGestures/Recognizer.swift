@@ -10,18 +10,19 @@ import TouchlineCore
 /// centroid, span or angle jump, and sums of deltas do not depend on the frame rate.
 public struct GroupSample: Hashable, Sendable {
     public var time: Timestamp
-    // The counts are stored in 16 bits (a graph tracks at most 32 contacts) to keep a sample,
+    // The counts are stored in 32 bits (a graph tracks at most 32 contacts) to keep a sample,
     // and an input holding one, within 128 bytes: larger values are copied by a call to
-    // memcpy at every hand-over, smaller ones by a few moves (docs/performance.md).
-    private var presentCount: Int16 = 0, remainingCount: Int16 = 0, beganCount: Int16 = 0
-    private var endedCount: Int16 = 0, cancelledCount: Int16 = 0
+    // memcpy at every hand-over, smaller ones by a few moves (docs/performance.md). The graph
+    // writes them directly; the setters below clamp.
+    var presentCount: Int32 = 0, remainingCount: Int32 = 0, beganCount: Int32 = 0
+    var endedCount: Int32 = 0, cancelledCount: Int32 = 0
     /// Contacts in this frame on the target (lifting ones included).
-    public var present: Int { get { Int(presentCount) } set { presentCount = Int16(clamping: newValue) } }
+    public var present: Int { get { Int(presentCount) } set { presentCount = Int32(clamping: newValue) } }
     /// Contacts still down after this frame.
-    public var remaining: Int { get { Int(remainingCount) } set { remainingCount = Int16(clamping: newValue) } }
-    public var began: Int { get { Int(beganCount) } set { beganCount = Int16(clamping: newValue) } }
-    public var ended: Int { get { Int(endedCount) } set { endedCount = Int16(clamping: newValue) } }
-    public var cancelled: Int { get { Int(cancelledCount) } set { cancelledCount = Int16(clamping: newValue) } }
+    public var remaining: Int { get { Int(remainingCount) } set { remainingCount = Int32(clamping: newValue) } }
+    public var began: Int { get { Int(beganCount) } set { beganCount = Int32(clamping: newValue) } }
+    public var ended: Int { get { Int(endedCount) } set { endedCount = Int32(clamping: newValue) } }
+    public var cancelled: Int { get { Int(cancelledCount) } set { cancelledCount = Int32(clamping: newValue) } }
     /// Centroid of the present contacts, mm.
     public var centroid = Point.zero
     /// 2 × mean distance of the present contacts from their centroid, mm.
@@ -135,14 +136,21 @@ public enum RecognizerAction: Sendable {
 /// and a finger that rested longer than the window before lifting lifts at velocity 0.
 public struct VelocityEstimator: Hashable, Sendable {
     static let capacity = 8
-    typealias Lanes<T> = (T, T, T, T, T, T, T, T)
-    // Newest first: element 0 is the newest sample, element k the one k steps older; a new
-    // sample shifts them by one. Plain scalars in tuples: a ring in SIMD8 vectors indexed by a
-    // variable, or vector compares to find the window, compiled to hundreds of instructions
-    // per `rate` (10–27 % of a frame: docs/performance.md).
-    var times: Lanes<Int64> = (0, 0, 0, 0, 0, 0, 0, 0)
-    var xs: Lanes<Double> = (0, 0, 0, 0, 0, 0, 0, 0)
-    var ys: Lanes<Double> = (0, 0, 0, 0, 0, 0, 0, 0)
+    struct Sample: Hashable, Sendable {
+        var t: Int64
+        var x: Double
+        var y: Double
+    }
+    // A ring of samples, written and read through a pointer to the stored tuple: a new sample
+    // writes one slot (shifting every sample by one moved 24 values per sample, three
+    // estimators a frame), and reading a slot through a copy of the tuple copied all 192
+    // bytes first (docs/performance.md). A ring in SIMD8 vectors indexed by a variable
+    // compiled to hundreds of instructions per `rate`.
+    var ring: (Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample) = (
+        Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0),
+        Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0))
+    /// The slot of the newest sample; the one k steps older is at `(newest - k) & 7`.
+    var newest = 0
     var count = 0
     /// No sample is older than the one before it (times never went back), so when the oldest
     /// is inside the window, all are.
@@ -151,63 +159,81 @@ public struct VelocityEstimator: Hashable, Sendable {
 
     public init(window: Interval) { self.window = window }
 
+    /// The ring as a pointer to its first sample (a homogeneous tuple is laid out as an array).
+    @inline(__always) private mutating func withSamples<R>(_ body: (UnsafeMutablePointer<Sample>) -> R) -> R {
+        withUnsafeMutablePointer(to: &ring) { body(UnsafeMutableRawPointer($0).assumingMemoryBound(to: Sample.self)) }
+    }
+
+    /// Sample `k` steps back from the newest (k < count); off the per-frame path.
+    func sample(_ k: Int) -> (Int64, Double, Double) {
+        var copy = self
+        let s = copy.withSamples { $0[(newest &- k) & 7] }
+        return (s.t, s.x, s.y)
+    }
+
     /// Records the cumulative values at `time`.
     public mutating func add(_ time: Timestamp, _ x: Double, _ y: Double = 0) {
-        if count > 0 && times.0 == time.microseconds {
-            xs.0 = x
-            ys.0 = y
-            return
+        let t = time.microseconds
+        var slot = newest
+        let count = self.count
+        let reordered = withSamples { ring -> Bool in
+            if count > 0 {
+                let last = ring[slot].t
+                if last == t {
+                    ring[slot].x = x
+                    ring[slot].y = y
+                    return false
+                }
+                slot = (slot &+ 1) & 7
+                ring[slot] = Sample(t: t, x: x, y: y)
+                return t < last
+            }
+            ring[slot] = Sample(t: t, x: x, y: y)
+            return false
         }
-        if count > 0 && time.microseconds < times.0 { ordered = false }
-        times = (time.microseconds, times.0, times.1, times.2, times.3, times.4, times.5, times.6)
-        xs = (x, xs.0, xs.1, xs.2, xs.3, xs.4, xs.5, xs.6)
-        ys = (y, ys.0, ys.1, ys.2, ys.3, ys.4, ys.5, ys.6)
-        if count < VelocityEstimator.capacity { count += 1 }
+        if reordered { ordered = false }
+        if slot != newest || count == 0 {
+            newest = slot
+            if count < VelocityEstimator.capacity { self.count = count + 1 }
+        }
+    }
+
+    /// Records the cumulative values at `time` and returns the rates at that time.
+    @inline(__always) public mutating func record(_ time: Timestamp, _ x: Double, _ y: Double = 0) -> (Double, Double) {
+        add(time, x, y)
+        return rate(at: time)
     }
 
     /// Rates per second at `now`: between the newest sample and the oldest one within the
     /// window, but at least one step back from the newest.
-    @inline(__always) public func rate(at now: Timestamp) -> (Double, Double) {
+    @inline(__always) public mutating func rate(at now: Timestamp) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
         let now = now.microseconds
         let window = window.microseconds
-        if now &- times.0 > window { return (0, 0) }
-        // The steady state: every sample recorded and inside the window (a walk back would
-        // stop at the oldest).
-        if ordered && count == VelocityEstimator.capacity && now &- times.7 <= window {
-            return rate(since: (times.7, xs.7, ys.7))
+        let count = self.count, newest = self.newest, ordered = self.ordered
+        return withSamples { ring -> (Double, Double) in
+            let latest = ring[newest]
+            if now &- latest.t > window { return (0, 0) }
+            // The steady state: every sample inside the window (a walk back would stop at the
+            // oldest).
+            var k = count &- 1
+            if !(ordered && now &- ring[(newest &- k) & 7].t <= window) {
+                // Walk back from the second newest while the next older sample exists and is
+                // inside the window.
+                k = 1
+                while k &+ 1 < count && now &- ring[(newest &- k &- 1) & 7].t <= window { k &+= 1 }
+            }
+            let oldest = ring[(newest &- k) & 7]
+            let dt = latest.t &- oldest.t
+            guard dt > 0 else { return (0, 0) }
+            // One division for both rates (divisions are long, and on every frame's path).
+            let perSecond = 1_000_000 / Double(dt)
+            return ((latest.x - oldest.x) * perSecond, (latest.y - oldest.y) * perSecond)
         }
-        // Walk back from the second newest while the next older sample exists and is inside
-        // the window: bit k-2 says sample k may be taken, and the walk stops at the first
-        // clear bit. Computed without branches, then one jump (a chain of branches cost more).
-        // `bit` captures only constants: a nested function that assigned to a captured
-        // variable boxed it on the heap in debug builds, which the allocation test caught.
-        func bit(_ k: Int, _ t: Int64) -> UInt8 { (k < count && now &- t <= window) ? 1 << UInt8(k - 2) : 0 }
-        let taken = bit(2, times.2) | bit(3, times.3) | bit(4, times.4) | bit(5, times.5) | bit(6, times.6) | bit(7, times.7)
-        let oldest: (t: Int64, x: Double, y: Double)
-        switch (~taken).trailingZeroBitCount {
-        case 0: oldest = (times.1, xs.1, ys.1)
-        case 1: oldest = (times.2, xs.2, ys.2)
-        case 2: oldest = (times.3, xs.3, ys.3)
-        case 3: oldest = (times.4, xs.4, ys.4)
-        case 4: oldest = (times.5, xs.5, ys.5)
-        case 5: oldest = (times.6, xs.6, ys.6)
-        default: oldest = (times.7, xs.7, ys.7)
-        }
-        return rate(since: oldest)
-    }
-
-    /// From `oldest` to the newest sample, per second.
-    @inline(__always) private func rate(since oldest: (t: Int64, x: Double, y: Double)) -> (Double, Double) {
-        let dt = times.0 &- oldest.t
-        guard dt > 0 else { return (0, 0) }
-        // One division for both rates (divisions are long, and on every frame's path).
-        let perSecond = 1_000_000 / Double(dt)
-        return ((xs.0 - oldest.x) * perSecond, (ys.0 - oldest.y) * perSecond)
     }
 
     public static func == (a: VelocityEstimator, b: VelocityEstimator) -> Bool {
-        guard a.count == b.count, a.window == b.window else { return false }
+        guard a.count == b.count, a.window == b.window, a.ordered == b.ordered else { return false }
         for k in 0..<a.count where a.sample(k) != b.sample(k) { return false }
         return true
     }
@@ -220,17 +246,6 @@ public struct VelocityEstimator: Hashable, Sendable {
             hasher.combine(t)
             hasher.combine(x)
             hasher.combine(y)
-        }
-    }
-
-    /// Sample `k` steps back from the newest (for equality and hashing; not on a frame's path).
-    func sample(_ k: Int) -> (Int64, Double, Double) {
-        withUnsafeBytes(of: times) { t in
-            withUnsafeBytes(of: xs) { x in
-                withUnsafeBytes(of: ys) { y in
-                    (t.load(fromByteOffset: k * 8, as: Int64.self), x.load(fromByteOffset: k * 8, as: Double.self), y.load(fromByteOffset: k * 8, as: Double.self))
-                }
-            }
         }
     }
 }

@@ -81,6 +81,18 @@ struct RecognizerStore: Sendable {
         return action
     }
 
+    /// Contacts moved and recognizer `i` is an active continuous one: it updates in place and
+    /// writes its `changed` event's fields into `event`; false (nothing done) for any other.
+    @inline(__always) mutating func movedWhileActive(_ i: Int, _ s: borrowing GroupSample, into event: inout GestureEvent) -> Bool {
+        switch slots[i] {
+        case let .pan(k): return pans[k].movedWhileActive(s, into: &event)
+        case let .edgeSwipe(k): return edgeSwipes[k].movedWhileActive(s, into: &event)
+        case let .pinch(k): return pinches[k].movedWhileActive(s, into: &event)
+        case let .rotate(k): return rotates[k].movedWhileActive(s, into: &event)
+        case .tap, .longPress, .swipe: return false
+        }
+    }
+
     @inline(__always) func deadline(_ i: Int) -> Timestamp? {
         switch slots[i] {
         case let .tap(k): return taps[k].deadline

@@ -53,8 +53,7 @@ public struct PanMeasure: ContinuousMeasure {
     public var detail: GestureDetail { .pan(translation: translation, velocity: velocity) }
 
     private mutating func measureVelocity(at time: Timestamp) {
-        estimator.add(time, translation.dx, translation.dy)
-        let (vx, vy) = estimator.rate(at: time)
+        let (vx, vy) = estimator.record(time, translation.dx, translation.dy)
         velocity = Vector(dx: vx, dy: vy)
     }
 }

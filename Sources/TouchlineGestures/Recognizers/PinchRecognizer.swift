@@ -31,8 +31,7 @@ public struct PinchMeasure: ContinuousMeasure {
     public mutating func update(_ s: GroupSample) {
         scale *= s.spanRatio
         spanChange += s.spanDelta
-        estimator.add(s.time, scale)
-        velocity = estimator.rate(at: s.time).0
+        velocity = estimator.record(s.time, scale).0
         span = s.span
     }
 

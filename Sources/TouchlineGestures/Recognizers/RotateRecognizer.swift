@@ -25,8 +25,7 @@ public struct RotateMeasure: ContinuousMeasure {
 
     public mutating func update(_ s: GroupSample) {
         rotation += s.rotationDelta
-        estimator.add(s.time, rotation)
-        velocity = estimator.rate(at: s.time).0
+        velocity = estimator.record(s.time, rotation).0
         span = s.span
     }
 

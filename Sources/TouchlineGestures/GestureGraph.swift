@@ -235,19 +235,24 @@ public struct GestureGraph: Sendable {
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
-        fireDeadlines(before: frame.time, emit: emit)
+        // Most frames have no deadline pending: tested here, it costs no call.
+        if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }
         // Tracked contacts move on and take the frame's positions, in one pass over unsafe
         // buffers (every frame's path). Both lists are in id order (frames sort by id; ids only
         // grow, and tracked contacts keep their landing order), so the next tracked contact is
         // nearly always the match. Contacts new to the graph are added after, in frame order.
+        // The same pass notes which targets have contacts (bit t for target t, when there are
+        // at most 64 targets), so the frame's target loops need not search the contacts.
         var newContacts = false
         var anyFinal = false
+        var onTargets: UInt64 = 0
         frame.contacts.withUnsafeBufferPointer { incoming in
             contacts.withUnsafeMutableBufferPointer { tracked in
                 for i in 0..<tracked.count {
                     tracked[i].previous = tracked[i].position
                     tracked[i].isNew = false
                     if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
+                    onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
                 }
                 var next = 0
                 for j in 0..<incoming.count {
@@ -255,7 +260,7 @@ public struct GestureGraph: Sendable {
                     var i = next
                     if !(i < tracked.count && tracked[i].id == id) {
                         i = 0
-                        while i < tracked.count && tracked[i].id != id { i += 1 }
+                        while i < tracked.count && tracked[i].id != id { i &+= 1 }
                     }
                     guard i < tracked.count else {
                         if !incoming[j].phase.isFinal { newContacts = true }
@@ -265,7 +270,7 @@ public struct GestureGraph: Sendable {
                     tracked[i].position = incoming[j].position
                     tracked[i].phase = phase == .began ? .moved : phase
                     if phase.isFinal { anyFinal = true }
-                    next = i + 1
+                    next = i &+ 1
                 }
             }
         }
@@ -276,18 +281,38 @@ public struct GestureGraph: Sendable {
                     continue
                 }
                 contacts.append(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
+                onTargets |= 1 &<< UInt64(truncatingIfNeeded: target)
                 contactListsValid = 0
             }
         }
+        guard targets.count <= 64 else {
+            processManyTargets(frame.time, anyFinal: anyFinal, emit)
+            return
+        }
+        for t in MemberIndices(onTargets) { deliverFrame(to: t, at: frame.time, emit) }
+        if anyFinal {
+            contacts.removeAll { $0.phase.isFinal }
+            contactListsValid = 0
+            onTargets = 0
+            for c in contacts { onTargets |= 1 &<< UInt64(truncatingIfNeeded: c.target) }
+        }
+        for t in targets.indices where onTargets & (1 &<< UInt64(t)) == 0 && targets[t].open {
+            sweepAndClose(t, at: frame.time, emit)
+        }
+    }
+
+    /// The rest of `process` for a graph of more than 64 targets (the masks above cannot name
+    /// them): the same steps, searching the contacts for each target.
+    mutating func processManyTargets(_ time: Timestamp, anyFinal: Bool, _ emit: (GestureEvent) -> Void) {
         for t in targets.indices where hasContacts(on: t) {
-            deliverFrame(to: t, at: frame.time, emit)
+            deliverFrame(to: t, at: time, emit)
         }
         if anyFinal {
             contacts.removeAll { $0.phase.isFinal }
             contactListsValid = 0
         }
         for t in targets.indices where targets[t].open && !hasContacts(on: t) {
-            sweepAndClose(t, at: frame.time, emit)
+            sweepAndClose(t, at: time, emit)
         }
     }
 
@@ -365,10 +390,21 @@ public struct GestureGraph: Sendable {
         s.maxTravel = travel2.squareRoot()
         guard present > 0 else { return s }
         let n = Double(present), m = Double(common)
-        let centroid = Point(x: sum.dx / n, y: sum.dy / n)
+        // Two contacts, both in the previous frame (the steady state of every two-finger
+        // gesture): the means halve, and x * 0.5 is x / 2 bit for bit. The divisions they
+        // replace sat on the frame's longest chain of dependent operations.
+        let halves = present == 2 && common == 2
+        let centroid: Point, cPrev: Point, cNow: Point
+        if halves {
+            centroid = Point(x: sum.dx * 0.5, y: sum.dy * 0.5)
+            cPrev = Point(x: prevSum.dx * 0.5, y: prevSum.dy * 0.5)
+            cNow = Point(x: nowSum.dx * 0.5, y: nowSum.dy * 0.5)
+        } else {
+            centroid = Point(x: sum.dx / n, y: sum.dy / n)
+            cPrev = Point(x: prevSum.dx / m, y: prevSum.dy / m)
+            cNow = Point(x: nowSum.dx / m, y: nowSum.dy / m)
+        }
         s.centroid = centroid
-        let cPrev = Point(x: prevSum.dx / m, y: prevSum.dy / m)
-        let cNow = Point(x: nowSum.dx / m, y: nowSum.dy / m)
         var spread = 0.0
         var spanPrev = 0.0, spanNow = 0.0, turn = 0.0, weight = 0.0
         let turns = common >= 2
@@ -414,12 +450,17 @@ public struct GestureGraph: Sendable {
                 }
             }
         }
-        s.span = 2 * spread / n
+        s.span = halves ? 2 * spread * 0.5 : 2 * spread / n
         if common > 0 {
             s.translationDelta = cNow - cPrev
             if turns {
-                spanPrev = 2 * spanPrev / m
-                spanNow = 2 * spanNow / m
+                if halves {
+                    spanPrev = 2 * spanPrev * 0.5
+                    spanNow = 2 * spanNow * 0.5
+                } else {
+                    spanPrev = 2 * spanPrev / m
+                    spanNow = 2 * spanNow / m
+                }
                 s.spanDelta = spanNow - spanPrev
                 s.spanRatio = max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan)
                 if pair {
@@ -521,7 +562,7 @@ public struct GestureGraph: Sendable {
                 event.seq = seq
                 event.gesture = kinds[i]
                 event.recognizer = names[i]
-                seq += 1
+                seq &+= 1
                 emit(event)
                 continue
             }
@@ -695,7 +736,7 @@ public struct GestureGraph: Sendable {
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[t],
             recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
-        seq += 1
+        seq &+= 1
         emit(event)
     }
 
@@ -706,7 +747,7 @@ public struct GestureGraph: Sendable {
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targetNames[t],
             recognizer: names[i], fingers: list.count, position: targets[t].lastCentroid, contacts: list, detail: .explain(reason))
-        seq += 1
+        seq &+= 1
         emit(event)
     }
 }

@@ -198,10 +198,46 @@ public struct VelocityEstimator: Hashable, Sendable {
         }
     }
 
-    /// Records the cumulative values at `time` and returns the rates at that time.
+    /// Records the cumulative values at `time` and returns the rates at that time: `add`, then
+    /// `rate(at: time)`, in one pass over the ring with the new sample kept in registers (every
+    /// continuous gesture does this on every frame).
     @inline(__always) public mutating func record(_ time: Timestamp, _ x: Double, _ y: Double = 0) -> (Double, Double) {
-        add(time, x, y)
-        return rate(at: time)
+        let t = time.microseconds
+        let window = window.microseconds
+        var slot = newest, count = self.count, ordered = self.ordered
+        let rates = withSamples { ring -> (Double, Double) in
+            if count > 0 {
+                let last = ring[slot].t
+                if last == t {
+                    ring[slot].x = x
+                    ring[slot].y = y
+                } else {
+                    if t < last { ordered = false }
+                    slot = (slot &+ 1) & 7
+                    ring[slot] = Sample(t: t, x: x, y: y)
+                    if count < VelocityEstimator.capacity { count &+= 1 }
+                }
+            } else {
+                ring[slot] = Sample(t: t, x: x, y: y)
+                count = 1
+            }
+            // As `rate(at: t)`; the newest sample is (t, x, y) and never outside the window.
+            guard count >= 2, window >= 0 else { return (0, 0) }
+            var k = count &- 1
+            if !(ordered && t &- ring[(slot &- k) & 7].t <= window) {
+                k = 1
+                while k &+ 1 < count && t &- ring[(slot &- k &- 1) & 7].t <= window { k &+= 1 }
+            }
+            let oldest = ring[(slot &- k) & 7]
+            let dt = t &- oldest.t
+            guard dt > 0 else { return (0, 0) }
+            let perSecond = 1_000_000 / Double(dt)
+            return ((x - oldest.x) * perSecond, (y - oldest.y) * perSecond)
+        }
+        newest = slot
+        self.count = count
+        self.ordered = ordered
+        return rates
     }
 
     /// Rates per second at `now`: between the newest sample and the oldest one within the

@@ -32,7 +32,7 @@ public struct PanMeasure: ContinuousMeasure {
         position = s.centroid
     }
 
-    public mutating func update(_ s: GroupSample) {
+    @inline(__always) public mutating func update(_ s: GroupSample) {
         translation = translation + s.translationDelta
         measureVelocity(at: s.time)
     }
@@ -52,7 +52,7 @@ public struct PanMeasure: ContinuousMeasure {
 
     public var detail: GestureDetail { .pan(translation: translation, velocity: velocity) }
 
-    private mutating func measureVelocity(at time: Timestamp) {
+    @inline(__always) private mutating func measureVelocity(at time: Timestamp) {
         let (vx, vy) = estimator.record(time, translation.dx, translation.dy)
         velocity = Vector(dx: vx, dy: vy)
     }

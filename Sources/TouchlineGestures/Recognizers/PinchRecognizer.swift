@@ -28,7 +28,7 @@ public struct PinchMeasure: ContinuousMeasure {
         span = s.span
     }
 
-    public mutating func update(_ s: GroupSample) {
+    @inline(__always) public mutating func update(_ s: GroupSample) {
         scale *= s.spanRatio
         spanChange += s.spanDelta
         velocity = estimator.record(s.time, scale).0

@@ -23,7 +23,7 @@ public struct RotateMeasure: ContinuousMeasure {
 
     public mutating func contactDown(_ s: GroupSample, position: inout Point) {}
 
-    public mutating func update(_ s: GroupSample) {
+    @inline(__always) public mutating func update(_ s: GroupSample) {
         rotation += s.rotationDelta
         velocity = estimator.record(s.time, rotation).0
         span = s.span

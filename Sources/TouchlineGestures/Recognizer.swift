@@ -242,7 +242,13 @@ public struct VelocityEstimator: Hashable, Sendable {
 
     /// Rates per second at `now`: between the newest sample and the oldest one within the
     /// window, but at least one step back from the newest.
-    @inline(__always) public mutating func rate(at now: Timestamp) -> (Double, Double) {
+    public func rate(at now: Timestamp) -> (Double, Double) {
+        var copy = self
+        return copy.rateInPlace(at: now)
+    }
+
+    /// `rate(at:)` reading the ring in place (through a pointer, which needs `inout`).
+    private mutating func rateInPlace(at now: Timestamp) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
         let now = now.microseconds
         let window = window.microseconds

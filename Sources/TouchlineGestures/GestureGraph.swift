@@ -354,11 +354,16 @@ public struct GestureGraph: Sendable {
         return best?.index ?? exact?.index
     }
 
+    /// The sample of target `t`'s contacts at `time`. `moved`: whether any common contact moved.
+    @inline(__always) func sample(for t: Int, at time: Timestamp, moved: inout Bool) -> GroupSample {
+        let lastTime = targets[t].lastTime
+        return contacts.withUnsafeBufferPointer { GestureGraph.sample($0, on: t, at: time, lastTime: lastTime, moved: &moved) }
+    }
+
     /// Two passes over the contacts (sums, then distances from the centroids), through an
     /// unsafe buffer: three passes with bounds checks were a fifth of a frame. The sums run in
-    /// contact order, as before, so the figures are bit for bit the same. `moved`: whether any
-    /// common contact moved.
-    @inline(__always) func sample(for t: Int, at time: Timestamp, moved: inout Bool) -> GroupSample {
+    /// contact order, as before, so the figures are bit for bit the same.
+    @inline(__always) static func sample(_ contacts: UnsafeBufferPointer<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
         var s = GroupSample(time: time)
         var present = 0, ended = 0, cancelled = 0, began = 0
         var sum = Vector.zero
@@ -366,19 +371,17 @@ public struct GestureGraph: Sendable {
         // The largest squared distance: √ is monotonic and correctly rounded, so one root at
         // the end equals the largest of the roots.
         var travel2 = 0.0
-        contacts.withUnsafeBufferPointer { contacts in
-            for c in contacts where c.target == t {
-                present &+= 1
-                if c.phase == .ended { ended &+= 1 } else if c.phase == .cancelled { cancelled &+= 1 }
-                if c.isNew { began &+= 1 } else {
-                    prevSum = Vector(dx: prevSum.dx + c.previous.x, dy: prevSum.dy + c.previous.y)
-                    nowSum = Vector(dx: nowSum.dx + c.position.x, dy: nowSum.dy + c.position.y)
-                    if c.position != c.previous { moved = true }
-                }
-                sum = Vector(dx: sum.dx + c.position.x, dy: sum.dy + c.position.y)
-                let d = c.position - c.first
-                travel2 = max(travel2, d.dx * d.dx + d.dy * d.dy)
+        for c in contacts where c.target == t {
+            present &+= 1
+            if c.phase == .ended { ended &+= 1 } else if c.phase == .cancelled { cancelled &+= 1 }
+            if c.isNew { began &+= 1 } else {
+                prevSum = Vector(dx: prevSum.dx + c.previous.x, dy: prevSum.dy + c.previous.y)
+                nowSum = Vector(dx: nowSum.dx + c.position.x, dy: nowSum.dy + c.position.y)
+                if c.position != c.previous { moved = true }
             }
+            sum = Vector(dx: sum.dx + c.position.x, dy: sum.dy + c.position.y)
+            let d = c.position - c.first
+            travel2 = max(travel2, d.dx * d.dx + d.dy * d.dy)
         }
         let common = present &- began
         // At most `contactCapacity` contacts: the counts fit their 32-bit fields.
@@ -418,36 +421,34 @@ public struct GestureGraph: Sendable {
         // sixth of a frame). More contacts: each one's turn about the centroid, weighted.
         let pair = common == 2
         var pairPrev = Vector.zero, pairNow = Vector.zero, pairCount = 0
-        contacts.withUnsafeBufferPointer { contacts in
-            for c in contacts where c.target == t {
-                guard turns && !c.isNew else {
-                    spread += c.position.distance(to: centroid)
-                    continue
+        for c in contacts where c.target == t {
+            guard turns && !c.isNew else {
+                spread += c.position.distance(to: centroid)
+                continue
+            }
+            let a = c.previous - cPrev
+            let b = c.position - cNow
+            let la = a.length, lb = b.length
+            spread += allCommon ? lb : c.position.distance(to: centroid)
+            spanPrev += la
+            spanNow += lb
+            if pair {
+                // From the first common contact to the second.
+                if pairCount == 0 {
+                    pairPrev = Vector(dx: -c.previous.x, dy: -c.previous.y)
+                    pairNow = Vector(dx: -c.position.x, dy: -c.position.y)
+                } else {
+                    pairPrev = Vector(dx: pairPrev.dx + c.previous.x, dy: pairPrev.dy + c.previous.y)
+                    pairNow = Vector(dx: pairNow.dx + c.position.x, dy: pairNow.dy + c.position.y)
                 }
-                let a = c.previous - cPrev
-                let b = c.position - cNow
-                let la = a.length, lb = b.length
-                spread += allCommon ? lb : c.position.distance(to: centroid)
-                spanPrev += la
-                spanNow += lb
-                if pair {
-                    // From the first common contact to the second.
-                    if pairCount == 0 {
-                        pairPrev = Vector(dx: -c.previous.x, dy: -c.previous.y)
-                        pairNow = Vector(dx: -c.position.x, dy: -c.position.y)
-                    } else {
-                        pairPrev = Vector(dx: pairPrev.dx + c.previous.x, dy: pairPrev.dy + c.previous.y)
-                        pairNow = Vector(dx: pairNow.dx + c.position.x, dy: pairNow.dy + c.position.y)
-                    }
-                    pairCount &+= 1
-                    continue
-                }
-                // A contact near the centroid says little about the turn; weight by radius.
-                let w = min(la, lb)
-                if w > 0.01 {
-                    turn += GestureMath.angle(from: a, to: b) * w
-                    weight += w
-                }
+                pairCount &+= 1
+                continue
+            }
+            // A contact near the centroid says little about the turn; weight by radius.
+            let w = min(la, lb)
+            if w > 0.01 {
+                turn += GestureMath.angle(from: a, to: b) * w
+                weight += w
             }
         }
         s.span = halves ? 2 * spread * 0.5 : 2 * spread / n
@@ -473,14 +474,63 @@ public struct GestureGraph: Sendable {
                 }
             }
         }
-        if let last = targets[t].lastTime, s.time > last { s.elapsed = s.time - last }
+        if let last = lastTime, s.time > last { s.elapsed = s.time - last }
+        return s
+    }
+
+    /// The sample of two contacts that were both down in the previous frame (every frame of a
+    /// two-finger gesture but its first): the same operations as `sample(for:at:moved:)` in
+    /// the same order (so the same bits, which `SampleTests` checks), written out without its
+    /// loops, counters and per-contact branches, which were most of a two-finger frame's
+    /// sample.
+    @inline(__always) static func samplePair(_ c0: Tracked, _ c1: Tracked, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
+        var s = GroupSample(time: time)
+        var ended: Int32 = 0, cancelled: Int32 = 0
+        if c0.phase == .ended { ended &+= 1 } else if c0.phase == .cancelled { cancelled &+= 1 }
+        if c1.phase == .ended { ended &+= 1 } else if c1.phase == .cancelled { cancelled &+= 1 }
+        // The general sums start from zero: 0 + x is not x when x is −0.
+        let prevSum = Vector(dx: (0.0 + c0.previous.x) + c1.previous.x, dy: (0.0 + c0.previous.y) + c1.previous.y)
+        let nowSum = Vector(dx: (0.0 + c0.position.x) + c1.position.x, dy: (0.0 + c0.position.y) + c1.position.y)
+        moved = c0.position != c0.previous || c1.position != c1.previous
+        let d0 = c0.position - c0.first, d1 = c1.position - c1.first
+        let travel2 = max(max(0.0, d0.dx * d0.dx + d0.dy * d0.dy), d1.dx * d1.dx + d1.dy * d1.dy)
+        s.presentCount = 2
+        s.endedCount = ended
+        s.cancelledCount = cancelled
+        s.remainingCount = 2 &- ended &- cancelled
+        s.maxTravel = travel2.squareRoot()
+        // The sum of all contacts is the sum of the common ones: the centroid is cNow.
+        let cPrev = Point(x: prevSum.dx * 0.5, y: prevSum.dy * 0.5)
+        let cNow = Point(x: nowSum.dx * 0.5, y: nowSum.dy * 0.5)
+        s.centroid = cNow
+        let a0 = c0.previous - cPrev, b0 = c0.position - cNow
+        let a1 = c1.previous - cPrev, b1 = c1.position - cNow
+        // Lengths are ≥ 0 or NaN, so the general sums' 0 + length is the length.
+        let la0 = a0.length, lb0 = b0.length, la1 = a1.length, lb1 = b1.length
+        let spread = lb0 + lb1
+        let pairPrev = Vector(dx: -c0.previous.x + c1.previous.x, dy: -c0.previous.y + c1.previous.y)
+        let pairNow = Vector(dx: -c0.position.x + c1.position.x, dy: -c0.position.y + c1.position.y)
+        s.span = 2 * spread * 0.5
+        s.translationDelta = cNow - cPrev
+        let spanPrev = 2 * (la0 + la1) * 0.5
+        let spanNow = 2 * (lb0 + lb1) * 0.5
+        s.spanDelta = spanNow - spanPrev
+        s.spanRatio = max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan)
+        let radius2 = min(pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy, pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy)
+        s.rotationDelta = radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
+        if let last = lastTime, time > last { s.elapsed = time - last }
         return s
     }
 
     mutating func deliverFrame(to t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         var moved = false
         // A `let`: a `var` sample was copied (128 bytes) for every call that borrows it.
-        let s = sample(for: t, at: time, moved: &moved)
+        let s: GroupSample
+        if contacts.count == 2, contacts[0].target == t, contacts[1].target == t, !contacts[0].isNew, !contacts[1].isNew {
+            s = GestureGraph.samplePair(contacts[0], contacts[1], at: time, lastTime: targets[t].lastTime, moved: &moved)
+        } else {
+            s = sample(for: t, at: time, moved: &moved)
+        }
         targets[t].lastTime = time
         targets[t].lastCentroid = s.centroid
         if s.began > 0 {

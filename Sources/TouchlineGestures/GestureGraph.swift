@@ -189,6 +189,7 @@ public struct GestureGraph: Sendable {
 
     /// Fires every deadline at or before `time`, in order, each at its own timestamp.
     public mutating func advance(to time: Timestamp, emit: (GestureEvent) -> Void) {
+        recognizers.makeUnique()
         while let (i, d) = earliestDeadline(), d <= time { fire(i, d, emit) }
     }
 
@@ -235,6 +236,7 @@ public struct GestureGraph: Sendable {
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
+        recognizers.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
         if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }
         // Tracked contacts move on and take the frame's positions, in one pass over unsafe
@@ -319,6 +321,7 @@ public struct GestureGraph: Sendable {
     /// Ends every contact as cancelled at `time` (end of input, device removed, SIGTERM), after
     /// firing the deadlines before it.
     public mutating func cancelAll(at time: Timestamp, emit: (GestureEvent) -> Void) {
+        recognizers.makeUnique()
         guard !contacts.isEmpty else { return }
         var frame = TouchFrame(time: time)
         for c in contacts {

@@ -5,6 +5,12 @@ import TouchlineCore
 /// the whole recognizer out of the enum and back on every input (a pan, pinch or rotate holds
 /// a ~200-byte velocity estimator), which was the largest cost of a frame
 /// (docs/performance.md). Still no existentials and no dynamic dispatch (principle 10).
+///
+/// The arrays live in one `Storage` object, copied on write as a whole: the graph calls
+/// `makeUnique()` once at the start of every mutating entry point (`process`, `advance`,
+/// `cancelAll`), after which recognizers are changed in place through the buffers without
+/// a uniqueness check per access (an array checks on every mutation: three to four calls into
+/// the runtime per frame).
 struct RecognizerStore: Sendable {
     /// Where recognizer `i` lives: its kind and its index in that kind's array.
     enum Slot: Sendable {
@@ -17,16 +23,74 @@ struct RecognizerStore: Sendable {
         case rotate(Int)
     }
 
+    /// The recognizers of each kind in buffers this object owns. The buffers are constants
+    /// (reading them takes no exclusivity check); their elements are changed in place.
+    final class Storage: @unchecked Sendable {
+        let taps: UnsafeMutableBufferPointer<TapRecognizer>
+        let longPresses: UnsafeMutableBufferPointer<LongPressRecognizer>
+        let pans: UnsafeMutableBufferPointer<PanRecognizer>
+        let swipes: UnsafeMutableBufferPointer<SwipeRecognizer>
+        let edgeSwipes: UnsafeMutableBufferPointer<EdgeSwipeRecognizer>
+        let pinches: UnsafeMutableBufferPointer<PinchRecognizer>
+        let rotates: UnsafeMutableBufferPointer<RotateRecognizer>
+
+        init(taps: [TapRecognizer], longPresses: [LongPressRecognizer], pans: [PanRecognizer], swipes: [SwipeRecognizer],
+             edgeSwipes: [EdgeSwipeRecognizer], pinches: [PinchRecognizer], rotates: [RotateRecognizer]) {
+            self.taps = Storage.buffer(taps)
+            self.longPresses = Storage.buffer(longPresses)
+            self.pans = Storage.buffer(pans)
+            self.swipes = Storage.buffer(swipes)
+            self.edgeSwipes = Storage.buffer(edgeSwipes)
+            self.pinches = Storage.buffer(pinches)
+            self.rotates = Storage.buffer(rotates)
+        }
+
+        private static func buffer<R>(_ elements: some Collection<R>) -> UnsafeMutableBufferPointer<R> {
+            let buffer = UnsafeMutableBufferPointer<R>.allocate(capacity: elements.count)
+            _ = buffer.initialize(from: elements)
+            return buffer
+        }
+
+        func copy() -> Storage {
+            Storage(taps: Array(taps), longPresses: Array(longPresses), pans: Array(pans), swipes: Array(swipes),
+                    edgeSwipes: Array(edgeSwipes), pinches: Array(pinches), rotates: Array(rotates))
+        }
+
+        deinit {
+            Storage.release(taps)
+            Storage.release(longPresses)
+            Storage.release(pans)
+            Storage.release(swipes)
+            Storage.release(edgeSwipes)
+            Storage.release(pinches)
+            Storage.release(rotates)
+        }
+
+        private static func release<R>(_ buffer: UnsafeMutableBufferPointer<R>) {
+            buffer.deinitialize().deallocate()
+        }
+    }
+
     private(set) var slots: [Slot] = []
-    var taps: [TapRecognizer] = []
-    var longPresses: [LongPressRecognizer] = []
-    var pans: [PanRecognizer] = []
-    var swipes: [SwipeRecognizer] = []
-    var edgeSwipes: [EdgeSwipeRecognizer] = []
-    var pinches: [PinchRecognizer] = []
-    var rotates: [RotateRecognizer] = []
+    private var storage: Storage
+
+    var taps: UnsafeMutableBufferPointer<TapRecognizer> { storage.taps }
+    var longPresses: UnsafeMutableBufferPointer<LongPressRecognizer> { storage.longPresses }
+    var pans: UnsafeMutableBufferPointer<PanRecognizer> { storage.pans }
+    var swipes: UnsafeMutableBufferPointer<SwipeRecognizer> { storage.swipes }
+    var edgeSwipes: UnsafeMutableBufferPointer<EdgeSwipeRecognizer> { storage.edgeSwipes }
+    var pinches: UnsafeMutableBufferPointer<PinchRecognizer> { storage.pinches }
+    var rotates: UnsafeMutableBufferPointer<RotateRecognizer> { storage.rotates }
+
+    /// Before any change: a graph that was copied gets its own recognizers.
+    @inline(__always) mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
 
     init(_ kinds: [RecognizerKind], surface: Size) {
+        var taps: [TapRecognizer] = [], longPresses: [LongPressRecognizer] = [], pans: [PanRecognizer] = []
+        var swipes: [SwipeRecognizer] = [], edgeSwipes: [EdgeSwipeRecognizer] = [], pinches: [PinchRecognizer] = []
+        var rotates: [RotateRecognizer] = []
         slots.reserveCapacity(kinds.count)
         for kind in kinds {
             switch kind {
@@ -53,6 +117,7 @@ struct RecognizerStore: Sendable {
                 rotates.append(RotateRecognizer(parameters: p))
             }
         }
+        storage = Storage(taps: taps, longPresses: longPresses, pans: pans, swipes: swipes, edgeSwipes: edgeSwipes, pinches: pinches, rotates: rotates)
     }
 
     var indices: Range<Int> { slots.indices }

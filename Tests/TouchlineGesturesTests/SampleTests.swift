@@ -1,5 +1,6 @@
 import Testing
 import TouchlineCore
+import TouchlineTesting
 @testable import TouchlineGestures
 
 // Two common contacts (every frame of a two-finger gesture but its first) take a straight-line
@@ -45,5 +46,43 @@ import TouchlineCore
         let general = pair.withUnsafeBufferPointer { GestureGraph.sample($0, on: 0, at: time, lastTime: lastTime, moved: &movedGeneral) }
         #expect(Self.bits(fast) == Self.bits(general), "seed \(seed): \(fast) vs \(general)")
         #expect(movedPair == movedGeneral, "seed \(seed)")
+    }
+}
+
+/// The graph keeps its recognizers in storage it shares when copied and copies before a change:
+/// a copy taken mid-gesture and the original, fed the same rest, must each give the events an
+/// uncopied graph gives, as values do.
+@Suite struct GraphValueSemanticsTests {
+    @Test func aCopyTakenMidGestureGoesOnAlone() {
+        var script = TouchScript(rate: 120)
+        script.down([(0, Point(x: 80, y: 60)), (1, Point(x: 120, y: 60))])
+        script.turn(about: Point(x: 100, y: 60), by: 0.8, scale: 1.4, over: 300)
+        script.up([0, 1])
+        script.down(2, at: Point(x: 50, y: 50))
+        script.wait(40)
+        script.up(2)
+        script.wait(400)
+        let frames = script.frames
+        let half = frames.count / 2
+
+        func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
+            var out: [String] = []
+            for f in frames { driver.feed(f) { out.append($0.json) } }
+            driver.finish { out.append($0.json) }
+            return out
+        }
+        var whole = ReplayDriver(configuration: .default, surface: script.surface)
+        let expected = lines(&whole, frames[...])
+
+        var original = ReplayDriver(configuration: .default, surface: script.surface)
+        var before: [String] = []
+        for f in frames[..<half] { original.feed(f) { before.append($0.json) } }
+        var copy = original
+        // The copy runs first, so a change it made in shared storage would show in the original.
+        let copyRest = lines(&copy, frames[half...])
+        let originalRest = lines(&original, frames[half...])
+        #expect(before + copyRest == expected)
+        #expect(before + originalRest == expected)
+        #expect(expected.contains { $0.contains("\"rotate\"") }, "the script should turn: \(expected)")
     }
 }

@@ -605,18 +605,20 @@ public struct GestureGraph: Sendable {
     /// frame, whose common fields (time, target, contacts) every `changed` event of the frame
     /// shares. The others get the input through `deliver`.
     @inline(__always) mutating func deliverMoved(to t: Int, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        var event = GestureEvent(
-            seq: 0, time: time, device: device, gesture: .pan, phase: .changed, target: targetNames[t], recognizer: targetNames[t],
-            fingers: 0, position: .zero, contacts: contactList(on: t), detail: .rotate(rotation: 0, velocity: 0))
+        // What every `changed` event of the frame shares, read once.
+        let target = targetNames[t]
+        let list = contactList(on: t)
+        var fingers = 0, position = Point.zero, detail = GestureDetail.rotate(rotation: 0, velocity: 0)
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
         for i in MemberIndices(targets[t].members & status.receiving) where status[i].receivesContacts {
-            if status[i] == .won && !recordsTransitions && recognizers.movedWhileActive(i, s, into: &event) {
-                event.seq = seq
-                event.gesture = kinds[i]
-                event.recognizer = names[i]
+            if status[i] == .won && !recordsTransitions && recognizers.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
+                // Made where it is passed: a prepared event changed in place was copied whole
+                // for every call.
+                emit(GestureEvent(
+                    seq: seq, time: time, device: device, gesture: kinds[i], phase: .changed, target: target, recognizer: names[i],
+                    fingers: fingers, position: position, contacts: list, detail: detail))
                 seq &+= 1
-                emit(event)
                 continue
             }
             deliver(i, .contactsMoved(s), emit)

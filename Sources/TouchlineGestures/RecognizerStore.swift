@@ -147,13 +147,13 @@ struct RecognizerStore: Sendable {
     }
 
     /// Contacts moved and recognizer `i` is an active continuous one: it updates in place and
-    /// writes its `changed` event's fields into `event`; false (nothing done) for any other.
-    @inline(__always) mutating func movedWhileActive(_ i: Int, _ s: borrowing GroupSample, into event: inout GestureEvent) -> Bool {
+    /// writes its `changed` event's own fields; false (nothing done) for any other.
+    @inline(__always) func movedWhileActive(_ i: Int, _ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
         switch slots[i] {
-        case let .pan(k): return pans[k].movedWhileActive(s, into: &event)
-        case let .edgeSwipe(k): return edgeSwipes[k].movedWhileActive(s, into: &event)
-        case let .pinch(k): return pinches[k].movedWhileActive(s, into: &event)
-        case let .rotate(k): return rotates[k].movedWhileActive(s, into: &event)
+        case let .pan(k): return pans[k].movedWhileActive(s, fingers: &fingers, position: &position, detail: &detail)
+        case let .edgeSwipe(k): return edgeSwipes[k].movedWhileActive(s, fingers: &fingers, position: &position, detail: &detail)
+        case let .pinch(k): return pinches[k].movedWhileActive(s, fingers: &fingers, position: &position, detail: &detail)
+        case let .rotate(k): return rotates[k].movedWhileActive(s, fingers: &fingers, position: &position, detail: &detail)
         case .tap, .longPress, .swipe: return false
         }
     }

@@ -125,15 +125,15 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
 
     /// The input of every frame of a gesture in progress, taken without the action enum: when
     /// active, the same transition as `handle(.contactsMoved(s))` (update, stay active, emit
-    /// `changed`), and the event's own fields are written into `event` for the graph to send.
+    /// `changed`), and the event's own fields are written out for the graph to send.
     /// False in any other phase: then the input goes through `handle`. Returning the action and matching it again
     /// cost about a third of a frame (docs/performance.md).
-    @inline(__always) mutating func movedWhileActive(_ s: borrowing GroupSample, into event: inout GestureEvent) -> Bool {
+    @inline(__always) mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
         guard phase == .active else { return false }
         update(s)
-        event.fingers = track.fingers
-        event.position = track.position
-        event.detail = track.measure.detail
+        fingers = track.fingers
+        position = track.position
+        detail = track.measure.detail
         return true
     }
 

@@ -487,7 +487,6 @@ public struct GestureGraph: Sendable {
     /// loops, counters and per-contact branches, which were most of a two-finger frame's
     /// sample.
     @inline(__always) static func samplePair(_ c0: Tracked, _ c1: Tracked, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
-        var s = GroupSample(time: time)
         var ended: Int32 = 0, cancelled: Int32 = 0
         if c0.phase == .ended { ended &+= 1 } else if c0.phase == .cancelled { cancelled &+= 1 }
         if c1.phase == .ended { ended &+= 1 } else if c1.phase == .cancelled { cancelled &+= 1 }
@@ -497,15 +496,9 @@ public struct GestureGraph: Sendable {
         moved = c0.position != c0.previous || c1.position != c1.previous
         let d0 = c0.position - c0.first, d1 = c1.position - c1.first
         let travel2 = max(max(0.0, d0.dx * d0.dx + d0.dy * d0.dy), d1.dx * d1.dx + d1.dy * d1.dy)
-        s.presentCount = 2
-        s.endedCount = ended
-        s.cancelledCount = cancelled
-        s.remainingCount = 2 &- ended &- cancelled
-        s.maxTravel = travel2.squareRoot()
         // The sum of all contacts is the sum of the common ones: the centroid is cNow.
         let cPrev = Point(x: prevSum.dx * 0.5, y: prevSum.dy * 0.5)
         let cNow = Point(x: nowSum.dx * 0.5, y: nowSum.dy * 0.5)
-        s.centroid = cNow
         let a0 = c0.previous - cPrev, b0 = c0.position - cNow
         let a1 = c1.previous - cPrev, b1 = c1.position - cNow
         // Lengths are ≥ 0 or NaN, so the general sums' 0 + length is the length.
@@ -513,16 +506,17 @@ public struct GestureGraph: Sendable {
         let spread = lb0 + lb1
         let pairPrev = Vector(dx: -c0.previous.x + c1.previous.x, dy: -c0.previous.y + c1.previous.y)
         let pairNow = Vector(dx: -c0.position.x + c1.position.x, dy: -c0.position.y + c1.position.y)
-        s.span = 2 * spread * 0.5
-        s.translationDelta = cNow - cPrev
         let spanPrev = 2 * (la0 + la1) * 0.5
         let spanNow = 2 * (lb0 + lb1) * 0.5
-        s.spanDelta = spanNow - spanPrev
-        s.spanRatio = max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan)
         let radius2 = min(pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy, pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy)
-        s.rotationDelta = radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
-        if let last = lastTime, time > last { s.elapsed = time - last }
-        return s
+        var elapsed = Interval.zero
+        if let last = lastTime, time > last { elapsed = time - last }
+        return GroupSample(
+            time: time, present: 2, remaining: 2 &- ended &- cancelled, ended: ended, cancelled: cancelled, centroid: cNow,
+            span: 2 * spread * 0.5, translationDelta: cNow - cPrev, spanDelta: spanNow - spanPrev,
+            spanRatio: max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan),
+            rotationDelta: radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0,
+            maxTravel: travel2.squareRoot(), elapsed: elapsed)
     }
 
     mutating func deliverFrame(to t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {

@@ -41,6 +41,26 @@ public struct GroupSample: Hashable, Sendable {
     public var elapsed = Interval.zero
 
     public init(time: Timestamp) { self.time = time }
+
+    /// Every field at once (the graph's two-contact sample: each field written once).
+    @inline(__always) init(
+        time: Timestamp, present: Int32, remaining: Int32, ended: Int32, cancelled: Int32, centroid: Point, span: Double,
+        translationDelta: Vector, spanDelta: Double, spanRatio: Double, rotationDelta: Double, maxTravel: Double, elapsed: Interval
+    ) {
+        self.time = time
+        presentCount = present
+        remainingCount = remaining
+        endedCount = ended
+        cancelledCount = cancelled
+        self.centroid = centroid
+        self.span = span
+        self.translationDelta = translationDelta
+        self.spanDelta = spanDelta
+        self.spanRatio = spanRatio
+        self.rotationDelta = rotationDelta
+        self.maxTravel = maxTravel
+        self.elapsed = elapsed
+    }
 }
 
 /// The named inputs of every recognizer's state machine.

@@ -615,8 +615,15 @@ public struct GestureGraph: Sendable {
                 seq &+= 1
                 continue
             }
-            deliver(i, .contactsMoved(s), emit)
+            deliverMovedInput(i, s, emit)
         }
+    }
+
+    /// The moved input for a recognizer that is not an active continuous one. Not inlined: the
+    /// input holds a copy of the sample, and made inline it had the whole sample copied on
+    /// entry to the frame's loop, for every frame.
+    @inline(never) mutating func deliverMovedInput(_ i: Int, _ s: GroupSample, _ emit: (GestureEvent) -> Void) {
+        deliver(i, .contactsMoved(s), emit)
     }
 
     /// Returns the recorded transitions and forgets them.

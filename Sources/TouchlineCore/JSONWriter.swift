@@ -50,13 +50,34 @@ public struct JSONWriter: Sendable {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
+    /// `,"key":` (the comma when one is due) in one append: four appends and a copy per key were
+    /// a third of the writer's time.
     @inlinable public mutating func key(_ key: StaticString) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        let comma = needsComma
         needsComma = true
+        let count = key.utf8CodeUnitCount
+        guard count <= 60, key.hasPointerRepresentation else {
+            if comma { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(UInt8(ascii: ":"))
+            return
+        }
+        var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &storage) { raw in
+            let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var n = 0
+            if comma {
+                p[0] = UInt8(ascii: ",")
+                n = 1
+            }
+            p[n] = UInt8(ascii: "\"")
+            (p + n + 1).update(from: key.utf8Start, count: count)
+            p[n + 1 + count] = UInt8(ascii: "\"")
+            p[n + 2 + count] = UInt8(ascii: ":")
+            bytes.append(contentsOf: UnsafeBufferPointer(start: p, count: n + 3 + count))
+        }
     }
 
     @inlinable public mutating func field(_ key: StaticString, _ value: Int) {
@@ -145,4 +166,135 @@ public struct JSONWriter: Sendable {
 
     /// The content as a String (for tests and small outputs).
     public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// One object of at most `JSONScratch.capacity` bytes written through `body` into scratch
+    /// memory on the stack, then appended to `bytes` at once, with the separator before it when
+    /// one is due. The bytes are those the methods above write; appended piece by piece, each
+    /// piece paid the array's capacity check and a copy call (the writer was a third of a
+    /// replay's time: docs/performance.md). `body` must stay within the capacity: it is for
+    /// lines whose longest form is known (every number is at most 27 bytes).
+    @inlinable public mutating func appendObject(_ body: (inout JSONScratch) -> Void) {
+        let comma = needsComma
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: JSONScratch.capacity) { buffer in
+            var scratch = JSONScratch(base: buffer.baseAddress!)
+            if comma { scratch.byte(UInt8(ascii: ",")) }
+            scratch.byte(UInt8(ascii: "{"))
+            body(&scratch)
+            scratch.byte(UInt8(ascii: "}"))
+            precondition(scratch.count <= JSONScratch.capacity, "JSONWriter.appendObject: the object overran its scratch memory")
+            bytes.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress!, count: scratch.count))
+        }
+        needsComma = true
+    }
+}
+
+/// Writes one JSON object's members through a pointer, for `JSONWriter.appendObject`. The same
+/// bytes as `JSONWriter`'s methods of the same names.
+public struct JSONScratch {
+    /// The most bytes one object may take.
+    public static let capacity = 1024
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
+    /// Bytes written so far.
+    public var count: Int { written }
+    @usableFromInline var written = 0
+    @usableFromInline var needsComma = false
+
+    @inlinable init(base: UnsafeMutablePointer<UInt8>) { self.base = base }
+
+    @inlinable public mutating func byte(_ b: UInt8) {
+        base[written] = b
+        written &+= 1
+    }
+
+    @inlinable public mutating func bytes(_ raw: UnsafeRawBufferPointer) {
+        if let source = raw.baseAddress { (base + written).update(from: source.assumingMemoryBound(to: UInt8.self), count: raw.count) }
+        written &+= raw.count
+    }
+
+    @inlinable public mutating func bytes(_ text: StaticString) {
+        text.withUTF8Buffer { bytes(UnsafeRawBufferPointer($0)) }
+    }
+
+    @inlinable public mutating func key(_ key: StaticString) {
+        if needsComma { byte(UInt8(ascii: ",")) }
+        needsComma = true
+        byte(UInt8(ascii: "\""))
+        bytes(key)
+        byte(UInt8(ascii: "\""))
+        byte(UInt8(ascii: ":"))
+    }
+
+    /// A member whose value is already JSON (a number, or a quoted string such as an interned
+    /// name's `jsonBytes`).
+    @inlinable public mutating func field(_ key: StaticString, json: UnsafeRawBufferPointer) {
+        self.key(key)
+        bytes(json)
+    }
+
+    @inlinable public mutating func field(_ key: StaticString, raw value: StaticString) {
+        self.key(key)
+        byte(UInt8(ascii: "\""))
+        bytes(value)
+        byte(UInt8(ascii: "\""))
+    }
+
+    @inlinable public mutating func field(_ key: StaticString, _ value: Int) {
+        self.key(key)
+        fixed(Int64(value), decimals: 0)
+    }
+
+    @inlinable public mutating func field(_ key: StaticString, _ time: Timestamp) {
+        self.key(key)
+        fixed(time.microseconds, decimals: 6)
+    }
+
+    @inlinable public mutating func field(_ key: StaticString, _ value: Double, decimals: Int) {
+        self.key(key)
+        fixed(value, decimals: decimals)
+    }
+
+    /// An array of whole numbers.
+    @inlinable public mutating func array(_ key: StaticString, _ count: Int, _ element: (Int) -> UInt32) {
+        self.key(key)
+        byte(UInt8(ascii: "["))
+        for i in 0..<count {
+            if i > 0 { byte(UInt8(ascii: ",")) }
+            fixed(Int64(element(i)), decimals: 0)
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
+    /// As `appendFixed(_:decimals:to:)` for an Int64 (decimals 0...24).
+    @inlinable public mutating func fixed(_ scaled: Int64, decimals: Int) {
+        precondition(decimals >= 0 && decimals <= 24)
+        // The length first, then the digits backwards from its end, in place.
+        var magnitude = scaled.magnitude
+        var digits = 0
+        var n = magnitude
+        repeat { digits &+= 1; n /= 10 } while n > 0
+        let total = max(digits, decimals &+ 1)
+        var end = written &+ total &+ (decimals > 0 ? 1 : 0) &+ (scaled < 0 ? 1 : 0)
+        let last = end
+        var emitted = 0
+        repeat {
+            if emitted == decimals && decimals > 0 {
+                end &-= 1
+                base[end] = UInt8(ascii: ".")
+            }
+            end &-= 1
+            base[end] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+            magnitude /= 10
+            emitted &+= 1
+        } while magnitude > 0 || emitted <= decimals
+        if scaled < 0 {
+            end &-= 1
+            base[end] = UInt8(ascii: "-")
+        }
+        written = last
+    }
+
+    /// As `appendFixed(_:decimals:to:)` for a Double.
+    @inlinable public mutating func fixed(_ value: Double, decimals: Int) {
+        fixed(fixedScaled(value, decimals: decimals), decimals: decimals)
+    }
 }

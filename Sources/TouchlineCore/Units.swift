@@ -130,30 +130,64 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 
 /// Appends `scaled / 10^decimals` in decimal to a byte buffer.
 @inlinable public func appendFixed(_ scaled: Int64, decimals: Int, to out: inout [UInt8]) {
+    // Written backwards into 48 bytes on the stack, then appended at once: appended a byte at
+    // a time, each digit paid the array's capacity check (a third of the JSON writer's time).
+    // The longest is 20 digits, or `decimals` + 1 with leading zeros, a point and a sign.
+    guard decimals >= 0 && decimals <= 24 else {
+        appendFixedDigitByDigit(scaled, decimals: decimals, to: &out)
+        return
+    }
+    var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &storage) { raw in
+        let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var magnitude = scaled.magnitude
+        var i = 48
+        var written = 0
+        repeat {
+            if written == decimals && decimals > 0 {
+                i &-= 1
+                p[i] = UInt8(ascii: ".")
+            }
+            i &-= 1
+            p[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+            magnitude /= 10
+            written &+= 1
+        } while magnitude > 0 || written <= decimals
+        if scaled < 0 {
+            i &-= 1
+            p[i] = UInt8(ascii: "-")
+        }
+        out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: 48 &- i))
+    }
+}
+
+/// `appendFixed` for any number of decimals, a byte at a time.
+@usableFromInline func appendFixedDigitByDigit(_ scaled: Int64, decimals: Int, to out: inout [UInt8]) {
     var magnitude = scaled.magnitude
     if scaled < 0 { out.append(UInt8(ascii: "-")) }
-    // 20 digits hold any UInt64; they are written backwards into a SIMD register, not the heap.
-    var count = 0
-    var buffer: SIMD32<UInt8> = .zero
+    var digits: [UInt8] = []
     repeat {
-        buffer[count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+        digits.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ 48)
         magnitude /= 10
-        count += 1
-    } while magnitude > 0 || count <= decimals
-    var i = count - 1
+    } while magnitude > 0 || digits.count <= decimals
+    var i = digits.count - 1
     while i >= 0 {
-        out.append(buffer[i])
+        out.append(digits[i])
         if i == decimals && decimals > 0 { out.append(UInt8(ascii: ".")) }
         i -= 1
     }
 }
 
 @inlinable public func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
-    guard value.isFinite else { appendFixed(Int64(0), decimals: decimals, to: &out); return }
+    appendFixed(fixedScaled(value, decimals: decimals), decimals: decimals, to: &out)
+}
+
+/// `value × 10^decimals` rounded half away from zero, as an integer: 0 for a non-finite value,
+/// clamped so that wild values cannot trap the conversion; −0.0 becomes 0 (never "-0.00").
+@inlinable public func fixedScaled(_ value: Double, decimals: Int) -> Int64 {
+    guard value.isFinite else { return 0 }
     let scale = Double(powersOfTen[decimals])
     var scaled = (value * scale).rounded(.toNearestOrAwayFromZero)
-    // Clamp so that wild values cannot trap the conversion.
     scaled = min(max(scaled, -9.0e17), 9.0e17)
-    appendFixed(Int64(scaled), decimals: decimals, to: &out)  // -0.0 becomes 0: never "-0.00"
-
+    return Int64(scaled)
 }

@@ -311,6 +311,58 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
     /// `v, seq, time, device, gesture, phase, target, fingers, x, y, recognizer`, then the
     /// gesture's own keys in the order docs/events.md lists, then `contacts`.
     public func writeJSON(into w: inout JSONWriter) {
+        // Every gesture event has a bounded longest form (numbers of at most 27 bytes, 16
+        // contacts): written through a pointer and appended once. Explain lines carry a
+        // reason of any length and take the general path.
+        if case .explain = detail {} else {
+            w.appendObject { o in
+                o.field("v", GestureEvent.schemaVersion)
+                o.field("seq", seq)
+                o.field("time", time)
+                o.field("device", device)
+                o.field("gesture", raw: gesture.name)
+                o.field("phase", raw: phase.name)
+                o.field("target", json: target.jsonBytes)
+                o.field("fingers", fingers)
+                o.field("x", position.x, decimals: 2)
+                o.field("y", position.y, decimals: 2)
+                o.field("recognizer", json: recognizer.jsonBytes)
+                switch detail {
+                case let .tap(count, duration):
+                    o.field("count", count)
+                    o.key("duration"); o.fixed(duration.microseconds, decimals: 6)
+                case let .longPress(duration):
+                    o.key("duration"); o.fixed(duration.microseconds, decimals: 6)
+                case let .pan(translation, velocity):
+                    Self.vectors(&o, translation, velocity)
+                case let .swipe(direction, translation, velocity, duration):
+                    o.field("direction", raw: direction.name)
+                    Self.vectors(&o, translation, velocity)
+                    o.key("duration"); o.fixed(duration.microseconds, decimals: 6)
+                case let .edgeSwipe(edge, translation, velocity):
+                    o.field("edge", raw: edge.name)
+                    Self.vectors(&o, translation, velocity)
+                case let .pinch(scale, velocity, span):
+                    o.field("scale", scale, decimals: 4)
+                    o.field("scaleVelocity", velocity, decimals: 4)
+                    o.field("span", span, decimals: 2)
+                case let .rotate(rotation, velocity):
+                    o.field("rotation", rotation, decimals: 4)
+                    o.field("rotationVelocity", velocity, decimals: 4)
+                case .explain:
+                    break
+                }
+                let list = contacts
+                o.array("contacts", list.count) { list.storage[$0] }
+            }
+            return
+        }
+        writeJSONPieceByPiece(into: &w)
+    }
+
+    /// The same bytes through `JSONWriter`'s methods: explain lines, and the reference the fast
+    /// path is tested against.
+    func writeJSONPieceByPiece(into w: inout JSONWriter) {
         w.beginObject()
         w.field("v", GestureEvent.schemaVersion)
         w.field("seq", seq)
@@ -354,6 +406,13 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
         }
         w.endArray()
         w.endObject()
+    }
+
+    private static func vectors(_ o: inout JSONScratch, _ translation: Vector, _ velocity: Vector) {
+        o.field("dx", translation.dx, decimals: 2)
+        o.field("dy", translation.dy, decimals: 2)
+        o.field("vx", velocity.dx, decimals: 1)
+        o.field("vy", velocity.dy, decimals: 1)
     }
 
     private func writeVectors(_ w: inout JSONWriter, _ translation: Vector, _ velocity: Vector) {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TouchlineCore
-import TouchlineGestures
+@testable import TouchlineGestures
 import TouchlineTesting
 
 // Every event the graph writes validates against docs/event-schema-v1.json, with its keys in
@@ -152,5 +152,44 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
         #expect(!validator.validate(good.replacingOccurrences(of: #","count":1"#, with: "")).isEmpty)
         #expect(!validator.validate(good.replacingOccurrences(of: #""phase":"recognized""#, with: #""phase":"began""#)).isEmpty)
         #expect(!validator.validate(good.replacingOccurrences(of: #""contacts":[0]"#, with: #""contacts":[0],"extra":1"#)).isEmpty)
+    }
+}
+
+/// Gesture events are written through a pointer into scratch memory (`JSONWriter.appendObject`);
+/// the bytes must be those of the writer's piece-by-piece methods, for every kind and for wild
+/// numbers (huge, negative, not finite) and full contact lists.
+@Suite struct EventWriterTests {
+    @Test(arguments: Seeds.cases(400, base: 0x15_0A_11_2E))
+    func scratchPathWritesThePieceByPieceBytes(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        func number() -> Double {
+            switch rng.int(0...9) {
+            case 0: return [Double.nan, .infinity, -.infinity, -0.0, 1e300, -1e300][rng.int(0...5)]
+            case 1: return rng.double(-1e12...1e12)
+            default: return rng.double(-500...500)
+            }
+        }
+        func vector() -> Vector { Vector(dx: number(), dy: number()) }
+        let interval = Interval(microseconds: Int64(rng.int(-1_000_000...100_000_000)))
+        let details: [GestureDetail] = [
+            .tap(count: rng.int(0...5), duration: interval), .longPress(duration: interval),
+            .pan(translation: vector(), velocity: vector()),
+            .swipe(direction: SwipeDirection.allCases[rng.int(0...3)], translation: vector(), velocity: vector(), duration: interval),
+            .edgeSwipe(edge: ScreenEdge.allCases[rng.int(0...3)], translation: vector(), velocity: vector()),
+            .pinch(scale: number(), velocity: number(), span: number()), .rotate(rotation: number(), velocity: number()),
+        ]
+        var contacts = ContactList()
+        for _ in 0..<rng.int(0...20) { contacts.append(ContactID(UInt32(truncatingIfNeeded: rng.next()))) }
+        let event = GestureEvent(
+            seq: rng.chance(0.1) ? Int.max : rng.int(0...1_000_000), time: Timestamp(microseconds: Int64(rng.int(-5_000_000...Int(Int32.max)))),
+            device: rng.int(0...3), gesture: GestureKind.allCases[rng.int(0...6)], phase: GesturePhase.allCases[rng.int(0...4)],
+            target: "surface", recognizer: "pan \"quoted\"", fingers: rng.int(0...40), position: Point(x: number(), y: number()),
+            contacts: contacts, detail: details[rng.int(0...details.count - 1)])
+        var fast = JSONWriter(), reference = JSONWriter()
+        for _ in 0..<2 {
+            event.writeJSON(into: &fast)
+            event.writeJSONPieceByPiece(into: &reference)
+        }
+        #expect(fast.string == reference.string, "seed \(seed)")
     }
 }

@@ -2,8 +2,28 @@
 // so the same input always gives the same bytes. The writer appends to one reusable byte
 // buffer; on the hot path the caller clears it (`removeAll(keepingCapacity:)`) per line.
 
+/// What an object's members are written with: `JSONWriter` (any object) and `JSONScratch` (an
+/// object of bounded length, written through a pointer). A member list written once, generic
+/// over this, gives the same bytes through either.
+public protocol JSONMembers {
+    mutating func key(_ key: StaticString)
+    mutating func field(_ key: StaticString, _ value: Int)
+    mutating func field(_ key: StaticString, _ time: Timestamp)
+    mutating func field(_ key: StaticString, _ value: Double, decimals: Int)
+    mutating func field(_ key: StaticString, raw value: StaticString)
+    /// A member whose value is already JSON (a number, or a quoted string such as an interned
+    /// name's `jsonBytes`).
+    mutating func field(_ key: StaticString, json: UnsafeRawBufferPointer)
+    /// Any string, escaped as JSON requires.
+    mutating func field(_ key: StaticString, _ value: String)
+    /// `scaled / 10^decimals` as a value, after `key`.
+    mutating func fixed(_ scaled: Int64, decimals: Int)
+    /// An array of whole numbers.
+    mutating func array(_ key: StaticString, _ count: Int, _ element: (Int) -> UInt32)
+}
+
 /// Builds one JSON object at a time into `bytes`.
-public struct JSONWriter: Sendable {
+public struct JSONWriter: Sendable, JSONMembers {
     public var bytes: [UInt8]
     @usableFromInline var needsComma: Bool = false
 
@@ -130,6 +150,21 @@ public struct JSONWriter: Sendable {
         appendString(value)
     }
 
+    @inlinable public mutating func field(_ key: StaticString, json: UnsafeRawBufferPointer) {
+        self.key(key)
+        bytes.append(contentsOf: json)
+    }
+
+    @inlinable public mutating func fixed(_ scaled: Int64, decimals: Int) {
+        appendFixed(scaled, decimals: decimals, to: &bytes)
+    }
+
+    @inlinable public mutating func array(_ key: StaticString, _ count: Int, _ element: (Int) -> UInt32) {
+        beginArray(key)
+        for i in 0..<count { self.element(Double(element(i)), decimals: 0) }
+        endArray()
+    }
+
     /// A string value inside an array.
     public mutating func element(_ value: String) {
         separator()
@@ -190,7 +225,7 @@ public struct JSONWriter: Sendable {
 
 /// Writes one JSON object's members through a pointer, for `JSONWriter.appendObject`. The same
 /// bytes as `JSONWriter`'s methods of the same names.
-public struct JSONScratch {
+public struct JSONScratch: JSONMembers {
     /// The most bytes one object may take.
     public static let capacity = 1024
     @usableFromInline let base: UnsafeMutablePointer<UInt8>
@@ -231,6 +266,16 @@ public struct JSONScratch {
         bytes(json)
     }
 
+    /// Any string, escaped as JSON requires. Lines with strings of any length belong in
+    /// `JSONWriter`: this stops the program rather than overrun the scratch memory.
+    public mutating func field(_ key: StaticString, _ value: String) {
+        self.key(key)
+        var escaped = JSONWriter(capacity: value.utf8.count + 2)
+        escaped.appendString(value)
+        precondition(written + escaped.bytes.count <= JSONScratch.capacity - 1, "JSONScratch: a string too long for the scratch memory")
+        escaped.bytes.withUnsafeBytes { bytes($0) }
+    }
+
     @inlinable public mutating func field(_ key: StaticString, raw value: StaticString) {
         self.key(key)
         byte(UInt8(ascii: "\""))
@@ -267,30 +312,9 @@ public struct JSONScratch {
     /// As `appendFixed(_:decimals:to:)` for an Int64 (decimals 0...24).
     @inlinable public mutating func fixed(_ scaled: Int64, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 24)
-        // The length first, then the digits backwards from its end, in place.
-        var magnitude = scaled.magnitude
-        var digits = 0
-        var n = magnitude
-        repeat { digits &+= 1; n /= 10 } while n > 0
-        let total = max(digits, decimals &+ 1)
-        var end = written &+ total &+ (decimals > 0 ? 1 : 0) &+ (scaled < 0 ? 1 : 0)
-        let last = end
-        var emitted = 0
-        repeat {
-            if emitted == decimals && decimals > 0 {
-                end &-= 1
-                base[end] = UInt8(ascii: ".")
-            }
-            end &-= 1
-            base[end] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
-            magnitude /= 10
-            emitted &+= 1
-        } while magnitude > 0 || emitted <= decimals
-        if scaled < 0 {
-            end &-= 1
-            base[end] = UInt8(ascii: "-")
-        }
-        written = last
+        let length = fixedLength(scaled, decimals: decimals)
+        writeFixed(scaled, decimals: decimals, endingAt: base + (written &+ length))
+        written &+= length
     }
 
     /// As `appendFixed(_:decimals:to:)` for a Double.

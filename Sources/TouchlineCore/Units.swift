@@ -130,9 +130,8 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 
 /// Appends `scaled / 10^decimals` in decimal to a byte buffer.
 @inlinable public func appendFixed(_ scaled: Int64, decimals: Int, to out: inout [UInt8]) {
-    // Written backwards into 48 bytes on the stack, then appended at once: appended a byte at
-    // a time, each digit paid the array's capacity check (a third of the JSON writer's time).
-    // The longest is 20 digits, or `decimals` + 1 with leading zeros, a point and a sign.
+    // Written into 48 bytes on the stack, then appended at once: appended a byte at a time,
+    // each digit paid the array's capacity check (a third of the JSON writer's time).
     guard decimals >= 0 && decimals <= 24 else {
         appendFixedDigitByDigit(scaled, decimals: decimals, to: &out)
         return
@@ -140,24 +139,43 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
     var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &storage) { raw in
         let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        var magnitude = scaled.magnitude
-        var i = 48
-        var written = 0
-        repeat {
-            if written == decimals && decimals > 0 {
-                i &-= 1
-                p[i] = UInt8(ascii: ".")
-            }
-            i &-= 1
-            p[i] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
-            magnitude /= 10
-            written &+= 1
-        } while magnitude > 0 || written <= decimals
-        if scaled < 0 {
-            i &-= 1
-            p[i] = UInt8(ascii: "-")
+        let length = fixedLength(scaled, decimals: decimals)
+        writeFixed(scaled, decimals: decimals, endingAt: p + length)
+        out.append(contentsOf: UnsafeBufferPointer(start: p, count: length))
+    }
+}
+
+/// The bytes `scaled / 10^decimals` takes in decimal (decimals 0...24): the digits, at least
+/// `decimals` + 1 of them, a point when there are decimals, a sign when negative; 27 at most.
+@inlinable public func fixedLength(_ scaled: Int64, decimals: Int) -> Int {
+    var digits = 0
+    var n = scaled.magnitude
+    repeat {
+        digits &+= 1
+        n /= 10
+    } while n > 0
+    return max(digits, decimals &+ 1) &+ (decimals > 0 ? 1 : 0) &+ (scaled < 0 ? 1 : 0)
+}
+
+/// Writes `scaled / 10^decimals` in decimal backwards so that it ends just before `end`
+/// (`fixedLength` bytes; decimals 0...24).
+@inlinable public func writeFixed(_ scaled: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    var magnitude = scaled.magnitude
+    var p = end
+    var written = 0
+    repeat {
+        if written == decimals && decimals > 0 {
+            p -= 1
+            p.pointee = UInt8(ascii: ".")
         }
-        out.append(contentsOf: UnsafeBufferPointer(start: p + i, count: 48 &- i))
+        p -= 1
+        p.pointee = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+        magnitude /= 10
+        written &+= 1
+    } while magnitude > 0 || written <= decimals
+    if scaled < 0 {
+        p -= 1
+        p.pointee = UInt8(ascii: "-")
     }
 }
 

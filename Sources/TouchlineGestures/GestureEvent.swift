@@ -313,83 +313,50 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
     public func writeJSON(into w: inout JSONWriter) {
         // Every gesture event has a bounded longest form (numbers of at most 27 bytes, 16
         // contacts): written through a pointer and appended once. Explain lines carry a
-        // reason of any length and take the general path.
-        if case .explain = detail {} else {
-            w.appendObject { o in
-                o.field("v", GestureEvent.schemaVersion)
-                o.field("seq", seq)
-                o.field("time", time)
-                o.field("device", device)
-                o.field("gesture", raw: gesture.name)
-                o.field("phase", raw: phase.name)
-                o.field("target", json: target.jsonBytes)
-                o.field("fingers", fingers)
-                o.field("x", position.x, decimals: 2)
-                o.field("y", position.y, decimals: 2)
-                o.field("recognizer", json: recognizer.jsonBytes)
-                switch detail {
-                case let .tap(count, duration):
-                    o.field("count", count)
-                    o.key("duration"); o.fixed(duration.microseconds, decimals: 6)
-                case let .longPress(duration):
-                    o.key("duration"); o.fixed(duration.microseconds, decimals: 6)
-                case let .pan(translation, velocity):
-                    Self.vectors(&o, translation, velocity)
-                case let .swipe(direction, translation, velocity, duration):
-                    o.field("direction", raw: direction.name)
-                    Self.vectors(&o, translation, velocity)
-                    o.key("duration"); o.fixed(duration.microseconds, decimals: 6)
-                case let .edgeSwipe(edge, translation, velocity):
-                    o.field("edge", raw: edge.name)
-                    Self.vectors(&o, translation, velocity)
-                case let .pinch(scale, velocity, span):
-                    o.field("scale", scale, decimals: 4)
-                    o.field("scaleVelocity", velocity, decimals: 4)
-                    o.field("span", span, decimals: 2)
-                case let .rotate(rotation, velocity):
-                    o.field("rotation", rotation, decimals: 4)
-                    o.field("rotationVelocity", velocity, decimals: 4)
-                case .explain:
-                    break
-                }
-                let list = contacts
-                o.array("contacts", list.count) { list.storage[$0] }
-            }
-            return
+        // reason of any length and take the writer's methods.
+        if case .explain = detail {
+            writeJSONPieceByPiece(into: &w)
+        } else {
+            w.appendObject { writeMembers(&$0) }
         }
-        writeJSONPieceByPiece(into: &w)
     }
 
     /// The same bytes through `JSONWriter`'s methods: explain lines, and the reference the fast
     /// path is tested against.
     func writeJSONPieceByPiece(into w: inout JSONWriter) {
         w.beginObject()
+        writeMembers(&w)
+        w.endObject()
+    }
+
+    /// The members, in schema order, through either writer.
+    @inline(__always) func writeMembers<W: JSONMembers>(_ w: inout W) {
         w.field("v", GestureEvent.schemaVersion)
         w.field("seq", seq)
         w.field("time", time)
         w.field("device", device)
         w.field("gesture", raw: gesture.name)
         w.field("phase", raw: phase.name)
-        w.key("target"); w.bytes.append(contentsOf: target.jsonBytes)
+        w.field("target", json: target.jsonBytes)
         w.field("fingers", fingers)
         w.field("x", position.x, decimals: 2)
         w.field("y", position.y, decimals: 2)
-        w.key("recognizer"); w.bytes.append(contentsOf: recognizer.jsonBytes)
+        w.field("recognizer", json: recognizer.jsonBytes)
         switch detail {
         case let .tap(count, duration):
             w.field("count", count)
-            w.key("duration"); appendFixed(duration.microseconds, decimals: 6, to: &w.bytes)
+            w.key("duration"); w.fixed(duration.microseconds, decimals: 6)
         case let .longPress(duration):
-            w.key("duration"); appendFixed(duration.microseconds, decimals: 6, to: &w.bytes)
+            w.key("duration"); w.fixed(duration.microseconds, decimals: 6)
         case let .pan(translation, velocity):
-            writeVectors(&w, translation, velocity)
+            Self.vectors(&w, translation, velocity)
         case let .swipe(direction, translation, velocity, duration):
             w.field("direction", raw: direction.name)
-            writeVectors(&w, translation, velocity)
-            w.key("duration"); appendFixed(duration.microseconds, decimals: 6, to: &w.bytes)
+            Self.vectors(&w, translation, velocity)
+            w.key("duration"); w.fixed(duration.microseconds, decimals: 6)
         case let .edgeSwipe(edge, translation, velocity):
             w.field("edge", raw: edge.name)
-            writeVectors(&w, translation, velocity)
+            Self.vectors(&w, translation, velocity)
         case let .pinch(scale, velocity, span):
             w.field("scale", scale, decimals: 4)
             w.field("scaleVelocity", velocity, decimals: 4)
@@ -400,22 +367,11 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
         case let .explain(reason):
             w.field("reason", reason.description)
         }
-        w.beginArray("contacts")
-        for id in contacts {
-            w.element(Double(id.raw), decimals: 0)
-        }
-        w.endArray()
-        w.endObject()
+        let list = contacts
+        w.array("contacts", list.count) { list.storage[$0] }
     }
 
-    private static func vectors(_ o: inout JSONScratch, _ translation: Vector, _ velocity: Vector) {
-        o.field("dx", translation.dx, decimals: 2)
-        o.field("dy", translation.dy, decimals: 2)
-        o.field("vx", velocity.dx, decimals: 1)
-        o.field("vy", velocity.dy, decimals: 1)
-    }
-
-    private func writeVectors(_ w: inout JSONWriter, _ translation: Vector, _ velocity: Vector) {
+    @inline(__always) private static func vectors<W: JSONMembers>(_ w: inout W, _ translation: Vector, _ velocity: Vector) {
         w.field("dx", translation.dx, decimals: 2)
         w.field("dy", translation.dy, decimals: 2)
         w.field("vx", velocity.dx, decimals: 1)

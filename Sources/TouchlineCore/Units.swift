@@ -130,23 +130,26 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 
 /// Appends `scaled / 10^decimals` in decimal to a byte buffer.
 @inlinable public func appendFixed(_ scaled: Int64, decimals: Int, to out: inout [UInt8]) {
-    // Written into 48 bytes on the stack, then appended at once: appended a byte at a time,
-    // each digit paid the array's capacity check (a third of the JSON writer's time).
-    guard decimals >= 0 && decimals <= 24 else {
-        appendFixedDigitByDigit(scaled, decimals: decimals, to: &out)
+    // Written into 48 bytes on the stack (room for 24 decimals), then appended at once:
+    // appended a byte at a time, each digit paid the array's capacity check (a third of the
+    // JSON writer's time). More decimals than that: written into the array's new tail.
+    let length = fixedLength(scaled, decimals: decimals)
+    guard length <= 48 else {
+        let start = out.count
+        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
+        out.withUnsafeMutableBufferPointer { writeFixed(scaled, decimals: decimals, endingAt: $0.baseAddress! + start + length) }
         return
     }
     var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &storage) { raw in
         let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        let length = fixedLength(scaled, decimals: decimals)
         writeFixed(scaled, decimals: decimals, endingAt: p + length)
         out.append(contentsOf: UnsafeBufferPointer(start: p, count: length))
     }
 }
 
-/// The bytes `scaled / 10^decimals` takes in decimal (decimals 0...24): the digits, at least
-/// `decimals` + 1 of them, a point when there are decimals, a sign when negative; 27 at most.
+/// The bytes `scaled / 10^decimals` takes in decimal: the digits, at least `decimals` + 1 of
+/// them, a point when there are decimals, a sign when negative (27 at most for decimals ≤ 24).
 @inlinable public func fixedLength(_ scaled: Int64, decimals: Int) -> Int {
     var digits = 0
     var n = scaled.magnitude
@@ -158,7 +161,7 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 }
 
 /// Writes `scaled / 10^decimals` in decimal backwards so that it ends just before `end`
-/// (`fixedLength` bytes; decimals 0...24).
+/// (`fixedLength` bytes).
 @inlinable public func writeFixed(_ scaled: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
     var magnitude = scaled.magnitude
     var p = end
@@ -176,23 +179,6 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
     if scaled < 0 {
         p -= 1
         p.pointee = UInt8(ascii: "-")
-    }
-}
-
-/// `appendFixed` for any number of decimals, a byte at a time.
-@usableFromInline func appendFixedDigitByDigit(_ scaled: Int64, decimals: Int, to out: inout [UInt8]) {
-    var magnitude = scaled.magnitude
-    if scaled < 0 { out.append(UInt8(ascii: "-")) }
-    var digits: [UInt8] = []
-    repeat {
-        digits.append(UInt8(truncatingIfNeeded: magnitude % 10) &+ 48)
-        magnitude /= 10
-    } while magnitude > 0 || digits.count <= decimals
-    var i = digits.count - 1
-    while i >= 0 {
-        out.append(digits[i])
-        if i == decimals && decimals > 0 { out.append(UInt8(ascii: ".")) }
-        i -= 1
     }
 }
 

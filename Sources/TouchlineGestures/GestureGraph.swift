@@ -287,34 +287,19 @@ public struct GestureGraph: Sendable {
                 contactListsValid = 0
             }
         }
-        guard targets.count <= 64 else {
-            processManyTargets(frame.time, anyFinal: anyFinal, emit)
-            return
+        // With more than 64 targets the mask cannot name them: search the contacts instead.
+        let masked = targets.count <= 64
+        for t in targets.indices where masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t) {
+            deliverFrame(to: t, at: frame.time, emit)
         }
-        for t in MemberIndices(onTargets) { deliverFrame(to: t, at: frame.time, emit) }
         if anyFinal {
             contacts.removeAll { $0.phase.isFinal }
             contactListsValid = 0
             onTargets = 0
             for c in contacts { onTargets |= 1 &<< UInt64(truncatingIfNeeded: c.target) }
         }
-        for t in targets.indices where onTargets & (1 &<< UInt64(t)) == 0 && targets[t].open {
+        for t in targets.indices where targets[t].open && !(masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t)) {
             sweepAndClose(t, at: frame.time, emit)
-        }
-    }
-
-    /// The rest of `process` for a graph of more than 64 targets (the masks above cannot name
-    /// them): the same steps, searching the contacts for each target.
-    mutating func processManyTargets(_ time: Timestamp, anyFinal: Bool, _ emit: (GestureEvent) -> Void) {
-        for t in targets.indices where hasContacts(on: t) {
-            deliverFrame(to: t, at: time, emit)
-        }
-        if anyFinal {
-            contacts.removeAll { $0.phase.isFinal }
-            contactListsValid = 0
-        }
-        for t in targets.indices where targets[t].open && !hasContacts(on: t) {
-            sweepAndClose(t, at: time, emit)
         }
     }
 
@@ -543,10 +528,6 @@ public struct GestureGraph: Sendable {
             }
         }
         if moved {
-            // Active continuous gestures (every frame of a pan, pinch or rotate in progress)
-            // take the sample directly; the rest get the input, made for them only. Only the
-            // members that receive contacts are visited (a failed one is skipped without
-            // reading its status).
             deliverMoved(to: t, s, at: time, emit)
         }
         if s.ended > 0 {
@@ -593,11 +574,12 @@ public struct GestureGraph: Sendable {
         apply(i, action, at: input.time, emit)
     }
 
-    /// Contacts moved on target `t`. The steady state of a continuous gesture (its contacts
-    /// move, it is active and has won) is taken here without the input and action enums: the
-    /// recognizer updates in place and writes its fields into an event made once for the
-    /// frame, whose common fields (time, target, contacts) every `changed` event of the frame
-    /// shares. The others get the input through `deliver`.
+    /// Contacts moved on target `t`. Only the members that receive contacts are visited. The
+    /// steady state of a continuous gesture (its contacts move, it is active and has won) is
+    /// taken here without the input and action enums: the recognizer updates in place and
+    /// writes out its own fields, and its `changed` event is made where it is passed, with the
+    /// fields every event of the frame shares (target, contacts) read once. The others get the
+    /// input through `deliver`.
     @inline(__always) mutating func deliverMoved(to t: Int, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         // What every `changed` event of the frame shares, read once.
         let target = targetNames[t]

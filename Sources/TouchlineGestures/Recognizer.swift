@@ -193,34 +193,12 @@ public struct VelocityEstimator: Hashable, Sendable {
 
     /// Records the cumulative values at `time`.
     public mutating func add(_ time: Timestamp, _ x: Double, _ y: Double = 0) {
-        let t = time.microseconds
-        var slot = newest
-        let count = self.count
-        let reordered = withSamples { ring -> Bool in
-            if count > 0 {
-                let last = ring[slot].t
-                if last == t {
-                    ring[slot].x = x
-                    ring[slot].y = y
-                    return false
-                }
-                slot = (slot &+ 1) & 7
-                ring[slot] = Sample(t: t, x: x, y: y)
-                return t < last
-            }
-            ring[slot] = Sample(t: t, x: x, y: y)
-            return false
-        }
-        if reordered { ordered = false }
-        if slot != newest || count == 0 {
-            newest = slot
-            if count < VelocityEstimator.capacity { self.count = count + 1 }
-        }
+        _ = record(time, x, y)
     }
 
-    /// Records the cumulative values at `time` and returns the rates at that time: `add`, then
-    /// `rate(at: time)`, in one pass over the ring with the new sample kept in registers (every
-    /// continuous gesture does this on every frame).
+    /// Records the cumulative values at `time` and returns the rates at that time (every
+    /// continuous gesture does this on every frame): the new sample written in place, then the
+    /// rate read from the ring in the same pointer scope.
     @inline(__always) public mutating func record(_ time: Timestamp, _ x: Double, _ y: Double = 0) -> (Double, Double) {
         let t = time.microseconds
         let window = window.microseconds
@@ -241,18 +219,7 @@ public struct VelocityEstimator: Hashable, Sendable {
                 ring[slot] = Sample(t: t, x: x, y: y)
                 count = 1
             }
-            // As `rate(at: t)`; the newest sample is (t, x, y) and never outside the window.
-            guard count >= 2, window >= 0 else { return (0, 0) }
-            var k = count &- 1
-            if !(ordered && t &- ring[(slot &- k) & 7].t <= window) {
-                k = 1
-                while k &+ 1 < count && t &- ring[(slot &- k &- 1) & 7].t <= window { k &+= 1 }
-            }
-            let oldest = ring[(slot &- k) & 7]
-            let dt = t &- oldest.t
-            guard dt > 0 else { return (0, 0) }
-            let perSecond = 1_000_000 / Double(dt)
-            return ((x - oldest.x) * perSecond, (y - oldest.y) * perSecond)
+            return VelocityEstimator.rate(ring, newest: slot, count: count, ordered: ordered, at: t, window: window)
         }
         newest = slot
         self.count = count
@@ -264,34 +231,31 @@ public struct VelocityEstimator: Hashable, Sendable {
     /// window, but at least one step back from the newest.
     public func rate(at now: Timestamp) -> (Double, Double) {
         var copy = self
-        return copy.rateInPlace(at: now)
+        let newest = self.newest, count = self.count, ordered = self.ordered, window = self.window.microseconds
+        return copy.withSamples { VelocityEstimator.rate($0, newest: newest, count: count, ordered: ordered, at: now.microseconds, window: window) }
     }
 
-    /// `rate(at:)` reading the ring in place (through a pointer, which needs `inout`).
-    private mutating func rateInPlace(at now: Timestamp) -> (Double, Double) {
+    @inline(__always) private static func rate(
+        _ ring: UnsafeMutablePointer<Sample>, newest: Int, count: Int, ordered: Bool, at now: Int64, window: Int64
+    ) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
-        let now = now.microseconds
-        let window = window.microseconds
-        let count = self.count, newest = self.newest, ordered = self.ordered
-        return withSamples { ring -> (Double, Double) in
-            let latest = ring[newest]
-            if now &- latest.t > window { return (0, 0) }
-            // The steady state: every sample inside the window (a walk back would stop at the
-            // oldest).
-            var k = count &- 1
-            if !(ordered && now &- ring[(newest &- k) & 7].t <= window) {
-                // Walk back from the second newest while the next older sample exists and is
-                // inside the window.
-                k = 1
-                while k &+ 1 < count && now &- ring[(newest &- k &- 1) & 7].t <= window { k &+= 1 }
-            }
-            let oldest = ring[(newest &- k) & 7]
-            let dt = latest.t &- oldest.t
-            guard dt > 0 else { return (0, 0) }
-            // One division for both rates (divisions are long, and on every frame's path).
-            let perSecond = 1_000_000 / Double(dt)
-            return ((latest.x - oldest.x) * perSecond, (latest.y - oldest.y) * perSecond)
+        let latest = ring[newest]
+        if now &- latest.t > window { return (0, 0) }
+        // The steady state: every sample inside the window (a walk back would stop at the
+        // oldest).
+        var k = count &- 1
+        if !(ordered && now &- ring[(newest &- k) & 7].t <= window) {
+            // Walk back from the second newest while the next older sample exists and is
+            // inside the window.
+            k = 1
+            while k &+ 1 < count && now &- ring[(newest &- k &- 1) & 7].t <= window { k &+= 1 }
         }
+        let oldest = ring[(newest &- k) & 7]
+        let dt = latest.t &- oldest.t
+        guard dt > 0 else { return (0, 0) }
+        // One division for both rates (divisions are long, and on every frame's path).
+        let perSecond = 1_000_000 / Double(dt)
+        return ((latest.x - oldest.x) * perSecond, (latest.y - oldest.y) * perSecond)
     }
 
     public static func == (a: VelocityEstimator, b: VelocityEstimator) -> Bool {

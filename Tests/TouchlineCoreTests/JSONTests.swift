@@ -111,4 +111,15 @@ import Testing
             #expect(phase.staticName.description == phase.description)
         }
     }
+
+    /// Past the 48 bytes written on the stack (more than 24 decimals), the digits go straight
+    /// into the array's tail.
+    @Test func manyDecimalsAreWrittenInPlace() {
+        var out: [UInt8] = Array("x=".utf8)
+        appendFixed(Int64(-123), decimals: 30, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "x=-0.000000000000000000000000000123")
+        out = []
+        appendFixed(Int64.min, decimals: 40, to: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "-0.0000000000000000000009223372036854775808")
+    }
 }

@@ -125,9 +125,9 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
 
     /// The input of every frame of a gesture in progress, taken without the action enum: when
     /// active, the same transition as `handle(.contactsMoved(s))` (update, stay active, emit
-    /// `changed`), and the event's own fields are written out for the graph to send.
-    /// False in any other phase: then the input goes through `handle`. Returning the action and matching it again
-    /// cost about a third of a frame (docs/performance.md).
+    /// `changed`), and the event's own fields are written out for the graph to send. False in
+    /// any other phase: then the input goes through `handle`. Returning the action and matching
+    /// it again cost about a third of a frame (docs/performance.md).
     @inline(__always) mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
         guard phase == .active else { return false }
         update(s)

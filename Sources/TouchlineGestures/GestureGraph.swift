@@ -409,19 +409,12 @@ public struct GestureGraph: Sendable {
         // sixth of a frame). More contacts: each one's turn about the centroid, weighted.
         let pair = common == 2
         var pairPrev = Vector.zero, pairNow = Vector.zero, pairCount = 0
-        for c in contacts where c.target == t {
-            guard turns && !c.isNew else {
-                spread += c.position.distance(to: centroid)
-                continue
-            }
-            let a = c.previous - cPrev
-            let b = c.position - cNow
-            let la = a.length, lb = b.length
-            spread += allCommon ? lb : c.position.distance(to: centroid)
-            spanPrev += la
-            spanNow += lb
-            if pair {
-                // From the first common contact to the second.
+        if pair {
+            // From the first common contact to the second; the spans are the line's length
+            // (below), and so is the spread when no contact landed.
+            for c in contacts where c.target == t {
+                if c.isNew || !allCommon { spread += c.position.distance(to: centroid) }
+                if c.isNew { continue }
                 if pairCount == 0 {
                     pairPrev = Vector(dx: -c.previous.x, dy: -c.previous.y)
                     pairNow = Vector(dx: -c.position.x, dy: -c.position.y)
@@ -430,20 +423,44 @@ public struct GestureGraph: Sendable {
                     pairNow = Vector(dx: pairNow.dx + c.position.x, dy: pairNow.dy + c.position.y)
                 }
                 pairCount &+= 1
-                continue
             }
-            // A contact near the centroid says little about the turn; weight by radius.
-            let w = min(la, lb)
-            if w > 0.01 {
-                turn += GestureMath.angle(from: a, to: b) * w
-                weight += w
+        } else {
+            for c in contacts where c.target == t {
+                guard turns && !c.isNew else {
+                    spread += c.position.distance(to: centroid)
+                    continue
+                }
+                let a = c.previous - cPrev
+                let b = c.position - cNow
+                let la = a.length, lb = b.length
+                spread += allCommon ? lb : c.position.distance(to: centroid)
+                spanPrev += la
+                spanNow += lb
+                // A contact near the centroid says little about the turn; weight by radius.
+                let w = min(la, lb)
+                if w > 0.01 {
+                    turn += GestureMath.angle(from: a, to: b) * w
+                    weight += w
+                }
             }
         }
-        s.span = halves ? 2 * spread * 0.5 : 2 * spread / n
+        // Two common contacts: each is half the line between them from their centroid, so
+        // twice the mean distance is the line's length (a root instead of four, each on the
+        // frame's longest chain).
+        let pairPrev2 = pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy
+        let pairNow2 = pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy
+        if pair && allCommon && present == 2 {
+            s.span = pairNow2.squareRoot()
+        } else {
+            s.span = halves ? 2 * spread * 0.5 : 2 * spread / n
+        }
         if common > 0 {
             s.translationDelta = cNow - cPrev
             if turns {
-                if halves {
+                if pair {
+                    spanPrev = pairPrev2.squareRoot()
+                    spanNow = pairNow2.squareRoot()
+                } else if halves {
                     spanPrev = 2 * spanPrev * 0.5
                     spanNow = 2 * spanNow * 0.5
                 } else {
@@ -453,9 +470,8 @@ public struct GestureGraph: Sendable {
                 s.spanDelta = spanNow - spanPrev
                 s.spanRatio = max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan)
                 if pair {
-                    // Each contact is half the line's length from the centroid; as above, a
-                    // turn measured that close to it says little.
-                    let radius2 = min(pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy, pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy)
+                    // As above, a turn measured that close to the centroid says little.
+                    let radius2 = min(pairPrev2, pairNow2)
                     s.rotationDelta = radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
                 } else {
                     s.rotationDelta = weight > 0 ? turn / weight : 0
@@ -484,21 +500,18 @@ public struct GestureGraph: Sendable {
         // The sum of all contacts is the sum of the common ones: the centroid is cNow.
         let cPrev = Point(x: prevSum.dx * 0.5, y: prevSum.dy * 0.5)
         let cNow = Point(x: nowSum.dx * 0.5, y: nowSum.dy * 0.5)
-        let a0 = c0.previous - cPrev, b0 = c0.position - cNow
-        let a1 = c1.previous - cPrev, b1 = c1.position - cNow
-        // Lengths are ≥ 0 or NaN, so the general sums' 0 + length is the length.
-        let la0 = a0.length, lb0 = b0.length, la1 = a1.length, lb1 = b1.length
-        let spread = lb0 + lb1
         let pairPrev = Vector(dx: -c0.previous.x + c1.previous.x, dy: -c0.previous.y + c1.previous.y)
         let pairNow = Vector(dx: -c0.position.x + c1.position.x, dy: -c0.position.y + c1.position.y)
-        let spanPrev = 2 * (la0 + la1) * 0.5
-        let spanNow = 2 * (lb0 + lb1) * 0.5
-        let radius2 = min(pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy, pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy)
+        let pairPrev2 = pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy
+        let pairNow2 = pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy
+        let spanPrev = pairPrev2.squareRoot()
+        let spanNow = pairNow2.squareRoot()
+        let radius2 = min(pairPrev2, pairNow2)
         var elapsed = Interval.zero
         if let last = lastTime, time > last { elapsed = time - last }
         return GroupSample(
             time: time, present: 2, remaining: 2 &- ended &- cancelled, ended: ended, cancelled: cancelled, centroid: cNow,
-            span: 2 * spread * 0.5, translationDelta: cNow - cPrev, spanDelta: spanNow - spanPrev,
+            span: spanNow, translationDelta: cNow - cPrev, spanDelta: spanNow - spanPrev,
             spanRatio: max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan),
             rotationDelta: radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0,
             maxTravel: travel2.squareRoot(), elapsed: elapsed)

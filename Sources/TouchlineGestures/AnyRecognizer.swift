@@ -2,7 +2,7 @@ import TouchlineCore
 
 /// Any recognizer as a concrete value in one enum (no existentials, principle 10), for code that
 /// handles one recognizer of any kind (the state machine walks in the tests). The graph itself
-/// keeps one array per kind (`RecognizerStore`): `handle` here copies the recognizer out of the
+/// keeps one array per kind (`GraphStore`): `handle` here copies the recognizer out of the
 /// enum and back, too costly on the per-frame path.
 public enum AnyRecognizer: Hashable, Sendable {
     case tap(TapRecognizer)

@@ -103,11 +103,12 @@ public struct GestureGraph: Sendable {
         var isNew: Bool
     }
 
-    var targets: [TargetState]
+    /// In the store (changed in place after `makeUnique()`), as the contacts are.
+    var targets: UnsafeMutableBufferPointer<TargetState> { store.targets }
     let targetNames: [GestureName]
     /// Target indices, topmost first.
     var hitOrder: [Int]
-    var recognizers: RecognizerStore
+    var store: GraphStore
     var status: StatusTable
     var claimReasons: [Reason?]
     let names: [GestureName]
@@ -115,7 +116,8 @@ public struct GestureGraph: Sendable {
     let targetOf: [Int]
     let simultaneous: [UInt64]
     let requires: [UInt64]
-    var contacts: [Tracked]
+    /// The tracked contacts, in landing order (so in id order).
+    var contacts: UnsafeMutableBufferPointer<Tracked> { store.tracked }
     /// Recognizers whose `deadline` is set, updated after every input they handle, so the
     /// earliest deadline is found without asking every recognizer (twice a frame).
     var deadlineMask: UInt64 = 0
@@ -129,7 +131,7 @@ public struct GestureGraph: Sendable {
         self.surface = surface
         var targetSpecs = configuration.targets
         if targetSpecs.isEmpty { targetSpecs = [.surface()] }
-        targets = targetSpecs.map { spec in
+        var targets = targetSpecs.map { spec in
             let rect = spec.millimetreRect(on: surface)
             let width = max(rect.width, Thresholds.minimumHitSize)
             let height = max(rect.height, Thresholds.minimumHitSize)
@@ -142,7 +144,6 @@ public struct GestureGraph: Sendable {
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
         let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
-        recognizers = RecognizerStore(specs.map(\.kind), surface: surface)
         status = StatusTable(count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map { GestureName($0.name) }
@@ -166,8 +167,7 @@ public struct GestureGraph: Sendable {
         simultaneous = sim
         requires = req
         for (i, t) in targetOf.enumerated() { targets[t].members |= 1 << UInt64(i) }
-        contacts = []
-        contacts.reserveCapacity(GestureGraph.contactCapacity)
+        store = GraphStore(specs.map(\.kind), surface: surface, targets: targets)
         contactLists = Array(repeating: ContactList(), count: targets.count)
     }
 
@@ -182,20 +182,21 @@ public struct GestureGraph: Sendable {
     @inline(__always) func earliestDeadline() -> (Int, Timestamp)? {
         var best: (Int, Timestamp)? = nil
         for i in MemberIndices(deadlineMask) where status[i].receivesContacts {
-            if let d = recognizers.deadline(i), best == nil || d < best!.1 { best = (i, d) }
+            if let d = store.deadline(i), best == nil || d < best!.1 { best = (i, d) }
         }
         return best
     }
 
     /// Fires every deadline at or before `time`, in order, each at its own timestamp.
     public mutating func advance(to time: Timestamp, emit: (GestureEvent) -> Void) {
-        recognizers.makeUnique()
+        store.makeUnique()
         while let (i, d) = earliestDeadline(), d <= time { fire(i, d, emit) }
     }
 
     /// Fires every deadline strictly before `time` (a frame at a deadline's exact time comes
     /// first: "within 300 ms" includes 300 ms).
     mutating func fireDeadlines(before time: Timestamp, emit: (GestureEvent) -> Void) {
+        store.makeUnique()
         while let (i, d) = earliestDeadline(), d < time { fire(i, d, emit) }
     }
 
@@ -203,8 +204,8 @@ public struct GestureGraph: Sendable {
         let target = targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.
-        if status[i].receivesContacts, recognizers.deadline(i) == d {
-            reportBug(i, state: recognizers.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
+        if status[i].receivesContacts, store.deadline(i) == d {
+            reportBug(i, state: store.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
         }
         if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
     }
@@ -219,8 +220,8 @@ public struct GestureGraph: Sendable {
         var parts: [String] = []
         if !contacts.isEmpty { parts.append("contacts down: \(contacts.map { $0.id.description }.joined(separator: ","))") }
         for t in targets.indices where targets[t].open { parts.append("arena of target '\(targetNames[t])' open") }
-        for i in recognizers.indices where status[i] != .idle {
-            parts.append("\(names[i]): \(status[i]) in state \(recognizers.stateName(i))")
+        for i in store.indices where status[i] != .idle {
+            parts.append("\(names[i]): \(status[i]) in state \(store.stateName(i))")
         }
         if let d = nextDeadline { parts.append("deadline at \(d)") }
         return parts.joined(separator: "; ")
@@ -228,7 +229,7 @@ public struct GestureGraph: Sendable {
 
     /// Each recognizer's name, arena status and state, for tests and observers.
     public var recognizerStates: [(name: String, status: ArenaStatus, state: String)] {
-        recognizers.indices.map { (names[$0].description, status[$0], recognizers.stateName($0).description) }
+        store.indices.map { (names[$0].description, status[$0], store.stateName($0).description) }
     }
 
     // MARK: - Frames
@@ -236,7 +237,7 @@ public struct GestureGraph: Sendable {
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
-        recognizers.makeUnique()
+        store.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
         if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }
         // Tracked contacts move on and take the frame's positions, in one pass over unsafe
@@ -248,41 +249,41 @@ public struct GestureGraph: Sendable {
         var newContacts = false
         var anyFinal = false
         var onTargets: UInt64 = 0
+        let tracked = contacts
         frame.contacts.withUnsafeBufferPointer { incoming in
-            contacts.withUnsafeMutableBufferPointer { tracked in
-                for i in 0..<tracked.count {
-                    tracked[i].previous = tracked[i].position
-                    tracked[i].isNew = false
-                    if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
-                    onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
+            for i in 0..<tracked.count {
+                tracked[i].previous = tracked[i].position
+                tracked[i].isNew = false
+                if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
+                onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
+            }
+            var next = 0
+            for j in 0..<incoming.count {
+                let id = incoming[j].id
+                var i = next
+                if !(i < tracked.count && tracked[i].id == id) {
+                    i = 0
+                    while i < tracked.count && tracked[i].id != id { i &+= 1 }
                 }
-                var next = 0
-                for j in 0..<incoming.count {
-                    let id = incoming[j].id
-                    var i = next
-                    if !(i < tracked.count && tracked[i].id == id) {
-                        i = 0
-                        while i < tracked.count && tracked[i].id != id { i &+= 1 }
-                    }
-                    guard i < tracked.count else {
-                        if !incoming[j].phase.isFinal { newContacts = true }
-                        continue
-                    }
-                    let phase = incoming[j].phase
-                    tracked[i].position = incoming[j].position
-                    tracked[i].phase = phase == .began ? .moved : phase
-                    if phase.isFinal { anyFinal = true }
-                    next = i &+ 1
+                guard i < tracked.count else {
+                    if !incoming[j].phase.isFinal { newContacts = true }
+                    continue
                 }
+                let phase = incoming[j].phase
+                tracked[i].position = incoming[j].position
+                tracked[i].phase = phase == .began ? .moved : phase
+                if phase.isFinal { anyFinal = true }
+                next = i &+ 1
             }
         }
         if newContacts {
             for c in frame.contacts where !c.phase.isFinal && !contacts.contains(where: { $0.id == c.id }) {
-                guard contacts.count < GestureGraph.contactCapacity, let target = hitTest(c.position) else {
+                guard let target = hitTest(c.position),
+                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
+                else {
                     ignoredContacts += 1
                     continue
                 }
-                contacts.append(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
                 onTargets |= 1 &<< UInt64(truncatingIfNeeded: target)
                 contactListsValid = 0
             }
@@ -293,7 +294,7 @@ public struct GestureGraph: Sendable {
             deliverFrame(to: t, at: frame.time, emit)
         }
         if anyFinal {
-            contacts.removeAll { $0.phase.isFinal }
+            store.removeFinalTracked()
             contactListsValid = 0
             onTargets = 0
             for c in contacts { onTargets |= 1 &<< UInt64(truncatingIfNeeded: c.target) }
@@ -306,7 +307,7 @@ public struct GestureGraph: Sendable {
     /// Ends every contact as cancelled at `time` (end of input, device removed, SIGTERM), after
     /// firing the deadlines before it.
     public mutating func cancelAll(at time: Timestamp, emit: (GestureEvent) -> Void) {
-        recognizers.makeUnique()
+        store.makeUnique()
         guard !contacts.isEmpty else { return }
         var frame = TouchFrame(time: time)
         for c in contacts {
@@ -345,7 +346,7 @@ public struct GestureGraph: Sendable {
     /// The sample of target `t`'s contacts at `time`. `moved`: whether any common contact moved.
     @inline(__always) func sample(for t: Int, at time: Timestamp, moved: inout Bool) -> GroupSample {
         let lastTime = targets[t].lastTime
-        return contacts.withUnsafeBufferPointer { GestureGraph.sample($0, on: t, at: time, lastTime: lastTime, moved: &moved) }
+        return GestureGraph.sample(UnsafeBufferPointer(contacts), on: t, at: time, lastTime: lastTime, moved: &moved)
     }
 
     /// Two passes over the contacts (sums, then distances from the centroids), through an
@@ -558,7 +559,7 @@ public struct GestureGraph: Sendable {
     /// An input whose action the caller needs back (rejections, recorded transitions); frame
     /// inputs go through `deliver`'s per-kind path. Both keep `deadlineMask` true.
     @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
-        recognizers.handle(i, input, deadlines: &deadlineMask)
+        store.handle(i, input, deadlines: &deadlineMask)
     }
 
     @inline(__always) mutating func deliver(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
@@ -570,20 +571,20 @@ public struct GestureGraph: Sendable {
             // just written (a store-forwarding stall per action; docs/performance.md).
             let time = input.time
             let bit = UInt64(1) << UInt64(i)
-            switch recognizers.slots[i] {
-            case let .tap(k): apply(i, RecognizerStore.step(&recognizers.taps[k], input, bit, &deadlineMask), at: time, emit)
-            case let .longPress(k): apply(i, RecognizerStore.step(&recognizers.longPresses[k], input, bit, &deadlineMask), at: time, emit)
-            case let .pan(k): apply(i, RecognizerStore.step(&recognizers.pans[k], input, bit, &deadlineMask), at: time, emit)
-            case let .swipe(k): apply(i, RecognizerStore.step(&recognizers.swipes[k], input, bit, &deadlineMask), at: time, emit)
-            case let .edgeSwipe(k): apply(i, RecognizerStore.step(&recognizers.edgeSwipes[k], input, bit, &deadlineMask), at: time, emit)
-            case let .pinch(k): apply(i, RecognizerStore.step(&recognizers.pinches[k], input, bit, &deadlineMask), at: time, emit)
-            case let .rotate(k): apply(i, RecognizerStore.step(&recognizers.rotates[k], input, bit, &deadlineMask), at: time, emit)
+            switch store.slots[i] {
+            case let .tap(k): apply(i, GraphStore.step(&store.taps[k], input, bit, &deadlineMask), at: time, emit)
+            case let .longPress(k): apply(i, GraphStore.step(&store.longPresses[k], input, bit, &deadlineMask), at: time, emit)
+            case let .pan(k): apply(i, GraphStore.step(&store.pans[k], input, bit, &deadlineMask), at: time, emit)
+            case let .swipe(k): apply(i, GraphStore.step(&store.swipes[k], input, bit, &deadlineMask), at: time, emit)
+            case let .edgeSwipe(k): apply(i, GraphStore.step(&store.edgeSwipes[k], input, bit, &deadlineMask), at: time, emit)
+            case let .pinch(k): apply(i, GraphStore.step(&store.pinches[k], input, bit, &deadlineMask), at: time, emit)
+            case let .rotate(k): apply(i, GraphStore.step(&store.rotates[k], input, bit, &deadlineMask), at: time, emit)
             }
             return
         }
-        let before = recognizers.stateName(i)
+        let before = store.stateName(i)
         let action = handle(i, input)
-        transitions.append(Transition(time: input.time, recognizer: names[i].description, from: before, input: input.name, to: recognizers.stateName(i), action: action.name))
+        transitions.append(Transition(time: input.time, recognizer: names[i].description, from: before, input: input.name, to: store.stateName(i), action: action.name))
         apply(i, action, at: input.time, emit)
     }
 
@@ -601,7 +602,7 @@ public struct GestureGraph: Sendable {
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
         for i in MemberIndices(targets[t].members & status.receiving) where status[i].receivesContacts {
-            if status[i] == .won && !recordsTransitions && recognizers.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
+            if status[i] == .won && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
                 // Made where it is passed: a prepared event changed in place was copied whole
                 // for every call.
                 emit(GestureEvent(
@@ -759,7 +760,7 @@ public struct GestureGraph: Sendable {
         guard targets[t].open else { return }
         for i in MemberIndices(targets[t].members) {
             if status[i] == .possible { reject(i, .swept, at: time, emit) }
-            if status[i] == .won { reportBug(i, state: recognizers.stateName(i), input: "arena close", at: time, emit) }
+            if status[i] == .won { reportBug(i, state: store.stateName(i), input: "arena close", at: time, emit) }
         }
         var open = false
         for i in MemberIndices(targets[t].members) { if status[i].isPending || status[i] == .won { open = true } }

@@ -85,4 +85,33 @@ import TouchlineTesting
         #expect(before + originalRest == expected)
         #expect(expected.contains { $0.contains("\"rotate\"") }, "the script should turn: \(expected)")
     }
+
+    /// The copy's first frame fires a deadline (the long press's) before it is processed: the
+    /// deadline, too, must change only the copy.
+    @Test func aCopyTakenWithADeadlinePendingGoesOnAlone() {
+        var script = TouchScript(rate: 120)
+        script.down(0, at: Point(x: 60, y: 60))
+        script.wait(800)
+        script.up(0)
+        let frames = script.frames
+        #expect(frames.count == 2, "a finger held still makes no frames in between: \(frames.count)")
+
+        func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
+            var out: [String] = []
+            for f in frames { driver.feed(f) { out.append($0.json) } }
+            driver.finish { out.append($0.json) }
+            return out
+        }
+        var whole = ReplayDriver(configuration: .default, surface: script.surface)
+        let expected = lines(&whole, frames[...])
+
+        var original = ReplayDriver(configuration: .default, surface: script.surface)
+        original.feed(frames[0]) { _ in }
+        var copy = original
+        let copyRest = lines(&copy, frames[1...])
+        let originalRest = lines(&original, frames[1...])
+        #expect(copyRest == expected)
+        #expect(originalRest == expected)
+        #expect(expected.first?.contains("\"longPress\"") == true, "the hold should be a long press: \(expected)")
+    }
 }

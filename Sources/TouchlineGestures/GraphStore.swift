@@ -1,17 +1,20 @@
 import TouchlineCore
 
-/// The graph's recognizers, one array per concrete kind, addressed by declaration index. A
-/// recognizer handles its input in place in its array: going through `AnyRecognizer` copied
+/// What a graph changes on every frame, in one storage object: the recognizers, one buffer per
+/// concrete kind and addressed by declaration index, the targets' state and the tracked
+/// contacts.
+///
+/// A recognizer handles its input in place in its buffer: going through `AnyRecognizer` copied
 /// the whole recognizer out of the enum and back on every input (a pan, pinch or rotate holds
 /// a ~200-byte velocity estimator), which was the largest cost of a frame
 /// (docs/performance.md). Still no existentials and no dynamic dispatch (principle 10).
 ///
-/// The arrays live in one `Storage` object, copied on write as a whole: the graph calls
-/// `makeUnique()` once at the start of every mutating entry point (`process`, `advance`,
-/// `cancelAll`), after which recognizers are changed in place through the buffers without
-/// a uniqueness check per access (an array checks on every mutation: three to four calls into
-/// the runtime per frame).
-struct RecognizerStore: Sendable {
+/// The storage is copied on write as a whole: the graph calls `makeUnique()` once at the start
+/// of every mutating entry point (`process`, `advance`, `cancelAll`, `fireDeadlines`), after
+/// which everything is changed in place through the buffers without a uniqueness check per
+/// access (arrays check on every mutation: the recognizers', the targets' and the contacts'
+/// were a call into the runtime each, several per frame).
+struct GraphStore: Sendable {
     /// Where recognizer `i` lives: its kind and its index in that kind's array.
     enum Slot: Sendable {
         case tap(Int)
@@ -23,8 +26,8 @@ struct RecognizerStore: Sendable {
         case rotate(Int)
     }
 
-    /// The recognizers of each kind in buffers this object owns. The buffers are constants
-    /// (reading them takes no exclusivity check); their elements are changed in place.
+    /// The buffers this object owns. The buffers are constants (reading them takes no
+    /// exclusivity check); their elements are changed in place.
     final class Storage: @unchecked Sendable {
         let taps: UnsafeMutableBufferPointer<TapRecognizer>
         let longPresses: UnsafeMutableBufferPointer<LongPressRecognizer>
@@ -33,9 +36,14 @@ struct RecognizerStore: Sendable {
         let edgeSwipes: UnsafeMutableBufferPointer<EdgeSwipeRecognizer>
         let pinches: UnsafeMutableBufferPointer<PinchRecognizer>
         let rotates: UnsafeMutableBufferPointer<RotateRecognizer>
+        let targets: UnsafeMutableBufferPointer<GestureGraph.TargetState>
+        /// Room for `GestureGraph.contactCapacity` contacts; how many are in use is the
+        /// store's `trackedCount` (a value, so a copy of the graph keeps its own).
+        let tracked: UnsafeMutableBufferPointer<GestureGraph.Tracked>
 
         init(taps: [TapRecognizer], longPresses: [LongPressRecognizer], pans: [PanRecognizer], swipes: [SwipeRecognizer],
-             edgeSwipes: [EdgeSwipeRecognizer], pinches: [PinchRecognizer], rotates: [RotateRecognizer]) {
+             edgeSwipes: [EdgeSwipeRecognizer], pinches: [PinchRecognizer], rotates: [RotateRecognizer],
+             targets: [GestureGraph.TargetState], tracked: some Collection<GestureGraph.Tracked>) {
             self.taps = Storage.buffer(taps)
             self.longPresses = Storage.buffer(longPresses)
             self.pans = Storage.buffer(pans)
@@ -43,6 +51,9 @@ struct RecognizerStore: Sendable {
             self.edgeSwipes = Storage.buffer(edgeSwipes)
             self.pinches = Storage.buffer(pinches)
             self.rotates = Storage.buffer(rotates)
+            self.targets = Storage.buffer(targets)
+            self.tracked = UnsafeMutableBufferPointer.allocate(capacity: GestureGraph.contactCapacity)
+            _ = self.tracked.initialize(from: tracked)
         }
 
         private static func buffer<R>(_ elements: some Collection<R>) -> UnsafeMutableBufferPointer<R> {
@@ -51,9 +62,11 @@ struct RecognizerStore: Sendable {
             return buffer
         }
 
-        func copy() -> Storage {
+        /// A copy with the first `trackedCount` contacts.
+        func copy(trackedCount: Int) -> Storage {
             Storage(taps: Array(taps), longPresses: Array(longPresses), pans: Array(pans), swipes: Array(swipes),
-                    edgeSwipes: Array(edgeSwipes), pinches: Array(pinches), rotates: Array(rotates))
+                    edgeSwipes: Array(edgeSwipes), pinches: Array(pinches), rotates: Array(rotates),
+                    targets: Array(targets), tracked: tracked.prefix(trackedCount))
         }
 
         deinit {
@@ -64,6 +77,9 @@ struct RecognizerStore: Sendable {
             Storage.release(edgeSwipes)
             Storage.release(pinches)
             Storage.release(rotates)
+            Storage.release(targets)
+            // Trivial values: the unused part needs no deinitializing.
+            tracked.deallocate()
         }
 
         private static func release<R>(_ buffer: UnsafeMutableBufferPointer<R>) {
@@ -73,6 +89,7 @@ struct RecognizerStore: Sendable {
 
     private(set) var slots: [Slot] = []
     private var storage: Storage
+    private(set) var trackedCount = 0
 
     var taps: UnsafeMutableBufferPointer<TapRecognizer> { storage.taps }
     var longPresses: UnsafeMutableBufferPointer<LongPressRecognizer> { storage.longPresses }
@@ -81,13 +98,39 @@ struct RecognizerStore: Sendable {
     var edgeSwipes: UnsafeMutableBufferPointer<EdgeSwipeRecognizer> { storage.edgeSwipes }
     var pinches: UnsafeMutableBufferPointer<PinchRecognizer> { storage.pinches }
     var rotates: UnsafeMutableBufferPointer<RotateRecognizer> { storage.rotates }
-
-    /// Before any change: a graph that was copied gets its own recognizers.
-    @inline(__always) mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    /// Changed in place only after `makeUnique()`.
+    var targets: UnsafeMutableBufferPointer<GestureGraph.TargetState> { storage.targets }
+    /// The tracked contacts, in landing order. Changed in place only after `makeUnique()`.
+    var tracked: UnsafeMutableBufferPointer<GestureGraph.Tracked> {
+        UnsafeMutableBufferPointer(start: storage.tracked.baseAddress, count: trackedCount)
     }
 
-    init(_ kinds: [RecognizerKind], surface: Size) {
+    /// Before any change: a graph that was copied gets its own storage.
+    @inline(__always) mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(trackedCount: trackedCount) }
+    }
+
+    /// Adds a contact, after `makeUnique()`; false when `GestureGraph.contactCapacity` are
+    /// tracked already.
+    mutating func appendTracked(_ contact: GestureGraph.Tracked) -> Bool {
+        guard trackedCount < storage.tracked.count else { return false }
+        storage.tracked.initializeElement(at: trackedCount, to: contact)
+        trackedCount += 1
+        return true
+    }
+
+    /// Removes the contacts that ended or were cancelled, keeping the others' order, after
+    /// `makeUnique()`.
+    mutating func removeFinalTracked() {
+        var kept = 0
+        for i in 0..<trackedCount where !storage.tracked[i].phase.isFinal {
+            storage.tracked[kept] = storage.tracked[i]
+            kept += 1
+        }
+        trackedCount = kept
+    }
+
+    init(_ kinds: [RecognizerKind], surface: Size, targets: [GestureGraph.TargetState]) {
         var taps: [TapRecognizer] = [], longPresses: [LongPressRecognizer] = [], pans: [PanRecognizer] = []
         var swipes: [SwipeRecognizer] = [], edgeSwipes: [EdgeSwipeRecognizer] = [], pinches: [PinchRecognizer] = []
         var rotates: [RotateRecognizer] = []
@@ -117,7 +160,8 @@ struct RecognizerStore: Sendable {
                 rotates.append(RotateRecognizer(parameters: p))
             }
         }
-        storage = Storage(taps: taps, longPresses: longPresses, pans: pans, swipes: swipes, edgeSwipes: edgeSwipes, pinches: pinches, rotates: rotates)
+        storage = Storage(taps: taps, longPresses: longPresses, pans: pans, swipes: swipes, edgeSwipes: edgeSwipes, pinches: pinches, rotates: rotates,
+                          targets: targets, tracked: EmptyCollection())
     }
 
     var indices: Range<Int> { slots.indices }

@@ -53,6 +53,28 @@ import TouchlineTesting
 /// a copy taken mid-gesture and the original, fed the same rest, must each give the events an
 /// uncopied graph gives, as values do.
 @Suite struct GraphValueSemanticsTests {
+    /// The events of `frames` replayed whole, and by a driver copied after the first `split`
+    /// frames, then by the copy and by its original. The copy runs first, so a change it made in
+    /// shared storage would show in the original.
+    static func replayWithCopy(_ frames: [TouchFrame], copiedAfter split: Int, surface: Size)
+        -> (expected: [String], copy: [String], original: [String]) {
+        func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
+            var out: [String] = []
+            for f in frames { driver.feed(f) { out.append($0.json) } }
+            driver.finish { out.append($0.json) }
+            return out
+        }
+        var whole = ReplayDriver(configuration: .default, surface: surface)
+        let expected = lines(&whole, frames[...])
+        var original = ReplayDriver(configuration: .default, surface: surface)
+        var before: [String] = []
+        for f in frames[..<split] { original.feed(f) { before.append($0.json) } }
+        var copy = original
+        let copyRest = lines(&copy, frames[split...])
+        let originalRest = lines(&original, frames[split...])
+        return (expected, before + copyRest, before + originalRest)
+    }
+
     @Test func aCopyTakenMidGestureGoesOnAlone() {
         var script = TouchScript(rate: 120)
         script.down([(0, Point(x: 80, y: 60)), (1, Point(x: 120, y: 60))])
@@ -63,27 +85,10 @@ import TouchlineTesting
         script.up(2)
         script.wait(400)
         let frames = script.frames
-        let half = frames.count / 2
-
-        func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
-            var out: [String] = []
-            for f in frames { driver.feed(f) { out.append($0.json) } }
-            driver.finish { out.append($0.json) }
-            return out
-        }
-        var whole = ReplayDriver(configuration: .default, surface: script.surface)
-        let expected = lines(&whole, frames[...])
-
-        var original = ReplayDriver(configuration: .default, surface: script.surface)
-        var before: [String] = []
-        for f in frames[..<half] { original.feed(f) { before.append($0.json) } }
-        var copy = original
-        // The copy runs first, so a change it made in shared storage would show in the original.
-        let copyRest = lines(&copy, frames[half...])
-        let originalRest = lines(&original, frames[half...])
-        #expect(before + copyRest == expected)
-        #expect(before + originalRest == expected)
-        #expect(expected.contains { $0.contains("\"rotate\"") }, "the script should turn: \(expected)")
+        let run = Self.replayWithCopy(frames, copiedAfter: frames.count / 2, surface: script.surface)
+        #expect(run.copy == run.expected)
+        #expect(run.original == run.expected)
+        #expect(run.expected.contains { $0.contains("\"rotate\"") }, "the script should turn: \(run.expected)")
     }
 
     /// The copy's first frame fires a deadline (the long press's) before it is processed: the
@@ -95,23 +100,9 @@ import TouchlineTesting
         script.up(0)
         let frames = script.frames
         #expect(frames.count == 2, "a finger held still makes no frames in between: \(frames.count)")
-
-        func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
-            var out: [String] = []
-            for f in frames { driver.feed(f) { out.append($0.json) } }
-            driver.finish { out.append($0.json) }
-            return out
-        }
-        var whole = ReplayDriver(configuration: .default, surface: script.surface)
-        let expected = lines(&whole, frames[...])
-
-        var original = ReplayDriver(configuration: .default, surface: script.surface)
-        original.feed(frames[0]) { _ in }
-        var copy = original
-        let copyRest = lines(&copy, frames[1...])
-        let originalRest = lines(&original, frames[1...])
-        #expect(copyRest == expected)
-        #expect(originalRest == expected)
-        #expect(expected.first?.contains("\"longPress\"") == true, "the hold should be a long press: \(expected)")
+        let run = Self.replayWithCopy(frames, copiedAfter: 1, surface: script.surface)
+        #expect(run.copy == run.expected)
+        #expect(run.original == run.expected)
+        #expect(run.expected.first?.contains("\"longPress\"") == true, "the hold should be a long press: \(run.expected)")
     }
 }

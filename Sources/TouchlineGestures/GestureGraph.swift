@@ -194,9 +194,9 @@ public struct GestureGraph: Sendable {
     }
 
     /// Fires every deadline strictly before `time` (a frame at a deadline's exact time comes
-    /// first: "within 300 ms" includes 300 ms).
-    mutating func fireDeadlines(before time: Timestamp, emit: (GestureEvent) -> Void) {
-        store.makeUnique()
+    /// first: "within 300 ms" includes 300 ms). Only `process` calls it, after making the
+    /// storage unique.
+    private mutating func fireDeadlines(before time: Timestamp, emit: (GestureEvent) -> Void) {
         while let (i, d) = earliestDeadline(), d < time { fire(i, d, emit) }
     }
 
@@ -450,7 +450,7 @@ public struct GestureGraph: Sendable {
         // frame's longest chain).
         let pairPrev2 = pairPrev.dx * pairPrev.dx + pairPrev.dy * pairPrev.dy
         let pairNow2 = pairNow.dx * pairNow.dx + pairNow.dy * pairNow.dy
-        if pair && allCommon && present == 2 {
+        if pair && allCommon {
             s.span = pairNow2.squareRoot()
         } else {
             s.span = halves ? 2 * spread * 0.5 : 2 * spread / n

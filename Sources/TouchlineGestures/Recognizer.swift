@@ -204,23 +204,6 @@ public struct VelocityEstimator: Hashable, Sendable {
         let window = window.microseconds
         var slot = newest, count = self.count, ordered = self.ordered
         let rates = withSamples { ring -> (Double, Double) in
-            // The steady state of a gesture (above 70 Hz with the 100 ms default window): the
-            // ring is full, times are in order and the new sample is the latest; it takes the
-            // oldest's slot, and if the next oldest is inside the window, all are. The same
-            // operations as the general path below (`rate`), without reading back what was
-            // just written or counting.
-            if count == VelocityEstimator.capacity && ordered && t > ring[slot].t {
-                slot = (slot &+ 1) & 7
-                ring[slot] = Sample(t: t, x: x, y: y)
-                let oldest = ring[(slot &+ 1) & 7]
-                // Times in order and t later than the newest: dt > 0.
-                let dt = t &- oldest.t
-                if dt <= window {
-                    let perSecond = 1_000_000 / Double(dt)
-                    return ((x - oldest.x) * perSecond, (y - oldest.y) * perSecond)
-                }
-                return VelocityEstimator.rate(ring, newest: slot, count: count, ordered: ordered, at: t, window: window)
-            }
             if count > 0 {
                 let last = ring[slot].t
                 if last == t {

@@ -20,7 +20,7 @@ public struct ReplayDriver: Sendable {
     public mutating func feed(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         var frame = frame
         if let last = time, frame.time < last { frame.time = last }
-        graph.fireDeadlines(before: frame.time, emit: emit)
+        // `process` fires the deadlines before the frame first.
         graph.process(frame, emit: emit)
         time = frame.time
     }

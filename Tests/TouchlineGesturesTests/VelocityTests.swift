@@ -49,7 +49,8 @@ struct ReferenceVelocity {
     }
 
     /// Times that never run backwards keep the ring in order, so once it is full every frame
-    /// takes `record`'s steady-state path (or leaves it after a pause): the same bits there.
+    /// takes the rate's steady-state branch (the oldest sample without a walk), or leaves it
+    /// after a pause: the same bits there.
     @Test(arguments: Seeds.cases(200, base: 0x0D0E_7ED5))
     func orderedStreamsMatchTheListDefinition(seed: UInt64) {
         check(seed: seed, backwards: false)

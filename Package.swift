@@ -1,8 +1,9 @@
 // swift-tools-version: 6.1
 // The direction of dependencies is the architecture:
+//   TouchlineConfig (pure: a TOML 1.0 reader that keeps every key's and value's position)
 //   TouchlineCore (pure: units, model, frame assembly, JSON writer)
 //     ← TouchlineTrace (pure: trace readers and writers)
-//     ← TouchlineGestures (pure: recognizers, arena, graph, event schema)
+//     ← TouchlineGestures (pure: recognizers, arena, graph, event schema; also ← TouchlineConfig)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
 //   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
 //   touchline (the executable: parses, validates, wires, runs)
@@ -12,6 +13,7 @@ let package = Package(
     name: "Touchline",
     products: [
         .executable(name: "touchline", targets: ["touchline"]),
+        .library(name: "TouchlineConfig", targets: ["TouchlineConfig"]),
         .library(name: "TouchlineCore", targets: ["TouchlineCore"]),
         .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
         .library(name: "TouchlineGestures", targets: ["TouchlineGestures"]),
@@ -21,9 +23,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
+        .target(name: "TouchlineConfig"),
         .target(name: "TouchlineCore"),
         .target(name: "TouchlineTrace", dependencies: ["TouchlineCore"]),
-        .target(name: "TouchlineGestures", dependencies: ["TouchlineCore"]),
+        .target(name: "TouchlineGestures", dependencies: ["TouchlineCore", "TouchlineConfig"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .systemLibrary(
             name: "CLibevdev", pkgConfig: "libevdev",
@@ -41,6 +44,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig"]),
         .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore"]),
         .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace"]),
         .testTarget(

@@ -111,7 +111,7 @@ import TouchlineConfig
         let array = "a = [" + (0..<n).map(String.init).joined(separator: ",") + "]\n"
         guard case let .array(items)? = try read(array)["a"]?.value.kind else { Issue.record("array"); return }
         #expect(items.count == n)
-        #expect(items.last?.position == TOMLPosition(line: 1, column: array.utf8.count - 7))
+        #expect(items.last?.position == TOMLPosition(line: 1, column: array.utf8.count - 6))
         let keys = (0..<n).map { "k\($0) = \($0)" }.joined(separator: "\n")
         #expect(try read(keys).entries.count == n)
     }

@@ -80,26 +80,80 @@ import TouchlineTesting
         #expect(config.recognizers[0].target == "literal \\ name")
     }
 
-    @Test func errorsSayFileLineAndWhat() {
-        #expect(error("version = 2\n") == "graph.toml:1: version must be 1, the only configuration version there is")
-        #expect(error("\n[[recognizer]]\nkind = \"tapp\"\n") == "graph.toml:3: unknown recognizer kind \"tapp\"; kinds: tap, longPress, pan, swipe, edgeSwipe, pinch, rotate")
-        #expect(error("[[recognizer]]\nkind = \"tap\"\nmaxDuraton = 3\n") == "graph.toml:3: tap has no parameter 'maxDuraton'; its parameters: fingers, taps, eager, maxDuration, slop, multiTapInterval, multiTapDistance")
-        #expect(error("[[recognizer]]\nkind = \"tap\"\nmaxDuration = \"3 parsecs\"\n") == "graph.toml:3: tap.maxDuration is a number of ms or a string with a unit (\"300ms\", \"0.3s\"), not \"3 parsecs\"")
-        #expect(error("[[recognizer]]\nkind = \"pan\"\ntarget = \"nowhere\"\n") == "graph.toml:1: recognizer 'pan' names target 'nowhere', which is not declared; targets: surface")
-        #expect(error("[[recognizer]]\nkind = \"pan\"\nrequiresFailureOf = [\"swipe\"]\n") == "graph.toml:1: recognizer 'pan' names recognizer 'swipe', which is not declared; recognizers: pan")
-        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1]\n") == "graph.toml:3: a target's rect is [x, y, width, height], four numbers")
-        #expect(error("[[target]]\nrect = [0, 0, 1, 1]\n") == "graph.toml:1: this [[target]] has no name")
-        #expect(error("x = \"open\n") == "graph.toml:1: the string is not closed on its line")
-        #expect(error("[[recognizer]]\nkind = \"tap\"\neager = yes\n") == "graph.toml:3: expected a value (a quoted string, a number, true, false or an array), found 'yes'; strings need quotes")
-        #expect(error("a = [1, 2\n") == "graph.toml:2: the array opened on line 1 is not closed")
-        #expect(error("[stuff]\n") == "graph.toml:1: unknown section [stuff]; expected [defaults], [[target]] or [[recognizer]]")
-        #expect(error("[defaults]\ntap = 1\n") == "graph.toml:2: a [defaults] key is 'kind.parameter' (for example tap.maxDuration), not 'tap'")
-        #expect(error("[defaults]\nswipe.speed = 1\n") == "graph.toml:2: swipe has no parameter 'speed'; its parameters: fingers, minimumDistance, minimumVelocity, maximumAngle, maximumDuration")
-        #expect(error("[[recognizer]]\nkind = \"tap\"\n[[recognizer]]\nkind = \"tap\"\n") == "graph.toml:3: recognizer 'tap' is declared twice; give each a unique name")
-        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n") == "graph.toml:4: target 'a' is declared twice; give each a unique name")
-        #expect(error("a = {x = 1}\n") == "graph.toml:1: inline tables are not supported; use a [table] or [[array of tables]] section")
-        #expect(error("[[recognizer]]\nkind = \"tap\"\nkind = \"pan\"\n") == "graph.toml:3: the key 'kind' is set twice in this table")
-        #expect(error("[[recognizer]]\nkind = \"swipe\"\nminimumVelocity = -5\n") == "graph.toml:3: swipe.minimumVelocity cannot be negative")
+    @Test func errorsSayFileLineColumnKeyFoundAndExpected() {
+        #expect(error("version = 2\n") == "graph.toml:1:11: found 2 for version; expected 1, the only configuration version there is")
+        #expect(error("\n[[recognizer]]\nkind = \"tapp\"\n") == "graph.toml:3:8: found \"tapp\" for kind; expected a recognizer kind: tap, longPress, pan, swipe, edgeSwipe, pinch, rotate")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\nmaxDuraton = 3\n") == "graph.toml:3:1: tap has no parameter 'maxDuraton'; its parameters: fingers, taps, eager, maxDuration, slop, multiTapInterval, multiTapDistance")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\nmaxDuration = \"3 parsecs\"\n") == "graph.toml:3:15: found \"3 parsecs\" for tap.maxDuration; expected a number of ms or a string with a unit (\"300ms\", \"0.3s\") from 0 to 60000 ms")
+        #expect(error("[[recognizer]]\nkind = \"pan\"\ntarget = \"nowhere\"\n") == "graph.toml:3:1: recognizer 'pan' names target 'nowhere', which is not declared; targets: surface")
+        #expect(error("[[recognizer]]\nkind = \"pan\"\nrequiresFailureOf = [\"swipe\"]\n") == "graph.toml:3:1: recognizer 'pan' names recognizer 'swipe', which is not declared; recognizers: pan")
+        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1]\n") == "graph.toml:3:8: found an array for a target's rect; expected [x, y, width, height], four numbers from -10000 to 10000, width and height above 0")
+        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1, -2]\n") == "graph.toml:3:18: found -2 for a target's height; expected [x, y, width, height], four numbers from -10000 to 10000, width and height above 0")
+        #expect(error("[[target]]\nrect = [0, 0, 1, 1]\n") == "graph.toml:1:1: this [[target]] has no name")
+        #expect(error("x = \"open\n") == "graph.toml:1:10: found the end of the line; expected the closing \" of the string on its line")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\neager = yes\n") == "graph.toml:3:9: found yes for 'eager'; expected a value (a quoted string, number, true, false, date, array or inline table); strings need quotes")
+        #expect(error("a = [1, 2\n") == "graph.toml:2:1: found the end of the file; expected ',' or ']' in the array opened at 1:5")
+        #expect(error("[stuff]\n") == "graph.toml:1:1: unknown section [stuff]; expected [defaults], [[target]] or [[recognizer]]")
+        #expect(error("[defaults]\ntap = 1\n") == "graph.toml:2:1: a [defaults] key is 'kind.parameter' (for example tap.maxDuration), not 'tap'")
+        #expect(error("[defaults]\nswipe.speed = 1\n") == "graph.toml:2:7: swipe has no parameter 'speed'; its parameters: fingers, minimumDistance, minimumVelocity, maximumAngle, maximumDuration")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\n[[recognizer]]\nkind = \"tap\"\n") == "graph.toml:3:1: recognizer 'tap' is declared twice; give each a unique name")
+        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n") == "graph.toml:5:1: target 'a' is declared twice; give each a unique name")
+        #expect(error("a = {x = 1}\n") == "graph.toml:1:5: unknown section [a]; expected [defaults], [[target]] or [[recognizer]]")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\nkind = \"pan\"\n") == "graph.toml:3:1: found 'kind' again; expected each key defined once (first at 2:1)")
+        #expect(error("[[recognizer]]\nkind = \"swipe\"\nminimumVelocity = -5\n") == "graph.toml:3:19: found -5 for swipe.minimumVelocity; expected a number of mm/s or a string with a unit (\"100mm/s\", \"0.1m/s\") from 0 to 100000 mm/s")
+    }
+
+    /// 532b116 crashed (Int64 conversion of the microseconds) on a number past Int64; now the
+    /// reader refuses it, and a number that fits Int64 but not the limits is refused by key.
+    @Test func numbersPastTheirLimitsAreErrorsNotCrashes() {
+        #expect(error("[defaults]\ntap.maxDuration = 99999999999999999999\n") == "graph.toml:2:19: found 99999999999999999999 for 'tap.maxDuration'; expected an integer from -9223372036854775808 to 9223372036854775807 (the 64-bit range)")
+        #expect(error("[defaults]\ntap.maxDuration = 9223372036854775807\n") == "graph.toml:2:19: found 9223372036854775807 for tap.maxDuration; expected a number of ms or a string with a unit (\"300ms\", \"0.3s\") from 0 to 60000 ms")
+        #expect(error("[defaults]\ntap.maxDuration = 1e300\n") == "graph.toml:2:19: found 1e300 for tap.maxDuration; expected a number of ms or a string with a unit (\"300ms\", \"0.3s\") from 0 to 60000 ms")
+        #expect(error("[defaults]\ntap.maxDuration = \"1e400s\"\n") == "graph.toml:2:19: found \"1e400s\" for tap.maxDuration; expected a number of ms or a string with a unit (\"300ms\", \"0.3s\") from 0 to 60000 ms")
+        #expect(error("[defaults]\npan.slop = nan\n") == "graph.toml:2:12: found nan for pan.slop; expected a number of mm or a string with a unit (\"3mm\", \"0.5cm\") from 0 to 10000 mm")
+        #expect(error("[defaults]\npan.slop = 1e400\n") == "graph.toml:2:12: found 1e400 for 'pan.slop'; expected a float from -1.7976931348623157e308 to 1.7976931348623157e308 (the 64-bit range), or inf")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\ntaps = 0\n") == "graph.toml:3:8: found 0 for tap.taps; expected a whole number from 1 to 64")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\nfingers = 65\n") == "graph.toml:3:11: found 65 for tap.fingers; expected a whole number from 0 to 64")
+        #expect(error("[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\nz = 0x7FFFFFFFFFFFFFFF\n") == "graph.toml:4:5: found 0x7FFFFFFFFFFFFFFF for a target's z; expected an integer from -1000000 to 1000000 (higher is on top)")
+    }
+
+    /// 532b116 refused `0x2A` and every other TOML it did not hand-parse.
+    @Test func anyTOMLSpellingOfANumberIsAccepted() throws {
+        let config = try parse("[defaults]\ntap.taps = 0x2\ntap.maxDuration = 0x2A\nlongPress.minimumDuration = 1_000\npan.slop = 0b11\n")
+        guard case let .tap(tap) = config.recognizers[0].kind, case let .longPress(press) = config.recognizers[1].kind,
+              case let .pan(pan) = config.recognizers[6].kind else { Issue.record("kinds"); return }
+        #expect(tap.taps == 2)
+        #expect(tap.maxDuration == .milliseconds(42))
+        #expect(press.minimumDuration == .milliseconds(1000))
+        #expect(pan.slop == 3)
+    }
+
+    /// Inline tables, dotted keys and `[defaults.kind]` are TOML like any other.
+    @Test func otherTOMLSpellingsOfTheSameConfiguration() throws {
+        let a = try parse("[defaults.tap]\nmaxDuration = 250\n[[recognizer]]\nkind = \"tap\"\n")
+        let b = try parse("defaults = { tap = { maxDuration = \"0.25s\" } }\nrecognizer = [{ kind = \"tap\" }]\n")
+        #expect(a == b)
+    }
+
+    /// A recognizer's own setting wins over [defaults].
+    @Test func ownSettingsWinOverDefaults() throws {
+        let config = try parse("[defaults]\ntap.taps = 3\n[[recognizer]]\nkind = \"tap\"\ntaps = 2\n[[recognizer]]\nname = \"t3\"\nkind = \"tap\"\n")
+        guard case let .tap(own) = config.recognizers[0].kind, case let .tap(defaulted) = config.recognizers[1].kind else { Issue.record("kinds"); return }
+        #expect(own.taps == 2)
+        #expect(defaulted.taps == 3)
+    }
+
+    /// Positions kept for errors found after parsing (validation, GestureGraph.init).
+    @Test func sourceMapNamesWhereEachPartIs() throws {
+        let text = "[[target]]\nname = \"b\"\nrect = [0, 0, 1, 1]\n\n[[recognizer]]\nname = \"r\"\nkind = \"tap\"\n  target = \"b\"\n"
+        let parsed = try GraphConfiguration.parseWithSource(bytes: Array(text.utf8), file: "graph.toml")
+        #expect(parsed.source.target(named: "b")?.position == ConfigPosition(line: 1, column: 1))
+        #expect(parsed.source.target(named: "b")?.position(ofKey: "rect") == ConfigPosition(line: 3, column: 1))
+        let r = try #require(parsed.source.recognizer(named: "r"))
+        #expect(r.position == ConfigPosition(line: 5, column: 1))
+        #expect(r.position(ofKey: "target") == ConfigPosition(line: 8, column: 3))
+        #expect(r.position(ofKey: "requiresFailureOf") == r.position)
+        #expect(parsed.source.error(at: r.position(ofKey: "target"), "x").description == "graph.toml:8:3: x")
     }
 
     @Test func configuredGraphRuns() throws {

@@ -1,0 +1,47 @@
+import TouchlineConfig
+
+// Where each part of a parsed configuration was written, so that a problem found after parsing
+// (by GraphConfiguration's validation or GestureGraph.init) can still name file:line:column.
+
+public typealias ConfigPosition = TOMLPosition
+
+public struct ConfigSourceMap: Hashable, Sendable {
+    /// One `[[target]]` or `[[recognizer]]` table.
+    public struct Table: Hashable, Sendable {
+        /// The name it was given (for a recognizer without one, its kind), as in the configuration.
+        public var name: String
+        /// Where the table starts: its `[[…]]` header or `{`.
+        public var position: ConfigPosition
+        /// Where each key of the table is written.
+        public var keys: [String: ConfigPosition]
+
+        /// The key's position, or the table's when the key is not written (a default applies).
+        public func position(ofKey key: String) -> ConfigPosition { keys[key] ?? position }
+    }
+
+    public var file: String
+    /// Declared targets in order; empty when the file declares none (the whole surface).
+    public var targets: [Table] = []
+    /// Declared recognizers in order; empty when the file declares none (the default graph).
+    public var recognizers: [Table] = []
+    /// `[defaults]` keys as "kind.parameter".
+    public var defaults: [String: ConfigPosition] = [:]
+
+    public init(file: String) { self.file = file }
+
+    /// The first target declared with this name.
+    public func target(named name: String) -> Table? { targets.first { $0.name == name } }
+    /// The first recognizer declared with this name.
+    public func recognizer(named name: String) -> Table? { recognizers.first { $0.name == name } }
+
+    /// An error at a position of this file.
+    public func error(at position: ConfigPosition, _ message: String) -> ConfigError {
+        ConfigError(file: file, line: position.line, column: position.column, message: message)
+    }
+}
+
+/// A configuration with where each of its parts was written.
+public struct ParsedConfiguration: Hashable, Sendable {
+    public var configuration: GraphConfiguration
+    public var source: ConfigSourceMap
+}

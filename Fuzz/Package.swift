@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for the trace readers, one per format. Build and run with scripts/fuzz.sh
+// libFuzzer targets for the trace readers, one per format, and for the config parser. Build and run with scripts/fuzz.sh
 // (swift build -c release --sanitize=fuzzer --package-path Fuzz).
 import Foundation
 import PackageDescription
@@ -19,6 +19,15 @@ let package = Package(
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
-    },
+    } + [
+        .executableTarget(
+            name: "FuzzConfig",
+            dependencies: [
+                .product(name: "TouchlineGestures", package: root),
+                .product(name: "TouchlineCore", package: root),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ],
     swiftLanguageModes: [.v6]
 )

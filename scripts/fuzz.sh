@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the trace readers (Fuzz/) and runs each for N executions
-# (default 1000000), seeded from the shared traces. Usage: scripts/fuzz.sh [RUNS] [TARGET...]
-# Targets: FuzzEvemu FuzzGetevent FuzzLibinputRecord. Crashes are left as crash-* files in
+# Builds the libFuzzer targets of the trace readers and the config parser (Fuzz/) and runs each
+# for N executions (default 1000000), seeded from the shared traces, docs/example-config.toml
+# and toml-test's files (../shared/conformance, read in place). Usage: scripts/fuzz.sh [RUNS]
+# [TARGET...]. Targets: FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzConfig. Crashes are left as crash-* files in
 # .build-fuzz-corpus/ARTIFACTS; a crash makes the script fail.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,7 @@ export SWIFT_BACKTRACE=enable=no
 runs=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzEvemu FuzzGetevent FuzzLibinputRecord)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzConfig)
 
 # The shared traces live beside the repository (../shared/traces); a worktree one level
 # deeper finds them at ../../shared/traces.
@@ -41,6 +42,19 @@ seed FuzzLibinputRecord -name '*.yml'
 find "$traces" -type f -name '*.yml' -print0 | while IFS= read -r -d '' f; do
     { grep -v "^ *#" "$f" | head -c 4096 >"$corpus/FuzzLibinputRecord/nocomments-$(basename "$f")"; } || true
 done
+
+# The config parser: the example config, and every TOML file of toml-test (valid and invalid,
+# 1.0 and 1.1) under a name made from its path, as the suite repeats file names.
+mkdir -p "$corpus/FuzzConfig"
+cp docs/example-config.toml "$corpus/FuzzConfig/example-config.toml"
+conformance=$(dirname "$traces")/conformance/toml-test/tests
+if [ -d "$conformance" ]; then
+    find "$conformance" -type f -name '*.toml' -print0 | while IFS= read -r -d '' f; do
+        cp "$f" "$corpus/FuzzConfig/$(echo "${f#"$conformance"/}" | tr / _)"
+    done
+else
+    echo "fuzz.sh: no toml-test suite at $conformance; FuzzConfig starts from the example config only" >&2
+fi
 
 status=0
 for target in "${targets[@]}"; do

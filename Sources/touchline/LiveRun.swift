@@ -78,7 +78,7 @@ struct Run: ParsableCommand {
         var graphConfiguration = GraphConfiguration.default
         if let config {
             do {
-                graphConfiguration = try GraphConfiguration.parse(toml: try readTextFile(config), file: config)
+                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
             } catch let error as ConfigError {
                 throw CLIError.data(error.description)
             }

@@ -85,9 +85,9 @@ struct Replay: ParsableCommand {
     }
 
     func loadConfiguration(_ path: String) throws -> GraphConfiguration {
-        let text = try readTextFile(path)
+        let bytes = try readSmallFile(path)
         do {
-            return try GraphConfiguration.parse(toml: text, file: path)
+            return try GraphConfiguration.parse(bytes: bytes, file: path)
         } catch {
             throw CLIError.data(error.description)
         }

@@ -124,8 +124,9 @@ func sameFile(_ a: String, _ b: String) -> Bool {
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }
 
-/// A small text file (a configuration) read whole. Traces are streamed instead.
-func readTextFile(_ path: String) throws -> String {
+/// A small file (a configuration) read whole, as raw bytes: the TOML reader checks the UTF-8
+/// itself and names the bad byte. Traces are streamed instead.
+func readSmallFile(_ path: String) throws -> [UInt8] {
     var source = try FileByteSource(path: path)
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 64 * 1024)
@@ -135,5 +136,5 @@ func readTextFile(_ path: String) throws -> String {
         bytes.append(contentsOf: chunk[..<n])
         if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
     }
-    return String(decoding: bytes, as: UTF8.self)
+    return bytes
 }

@@ -64,7 +64,7 @@ struct TOMLParser {
             if c == UInt8(ascii: "[") {
                 current = try header()
             } else {
-                try keyValue(into: current, inline: false)
+                try keyValue(into: current)
                 try s.endOfLine(after: "a key/value pair")
             }
         }
@@ -151,12 +151,11 @@ struct TOMLParser {
     }
 
     /// `a.b.c = value` into `table`.
-    private mutating func keyValue(into table: Int, inline: Bool) throws(TOMLError) {
+    private mutating func keyValue(into table: Int) throws(TOMLError) {
         let path = try s.keyPath()
         guard s.peek == UInt8(ascii: "=") else { throw s.unexpected("'=' after the key '\(dotted(path))'") }
         s.i += 1
         s.skipSpaces()
-        let valueStart = s.i
         var current = table
         for (n, part) in path.dropLast().enumerated() {
             let name = dotted(path[...n])
@@ -193,7 +192,6 @@ struct TOMLParser {
         }
         let keyPosition = s.position(last.offset)
         let slot = try value(depth: tables[current].depth, key: dotted(path))
-        _ = valueStart
         add(Entry(key: last.key, keyPosition: keyPosition, slot: slot), to: current)
     }
 
@@ -257,7 +255,7 @@ struct TOMLParser {
         }
         while true {
             s.skipSpaces()
-            try keyValue(into: table, inline: true)
+            try keyValue(into: table)
             s.skipSpaces()
             if s.peek == UInt8(ascii: ",") {
                 s.i += 1

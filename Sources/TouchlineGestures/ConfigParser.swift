@@ -116,7 +116,7 @@ extension GraphConfiguration {
         if specs.count > GraphConfiguration.maximumRecognizers {
             throw fail(recognizers.last?.line ?? 0, "a graph holds at most \(GraphConfiguration.maximumRecognizers) recognizers, this one has \(specs.count)")
         }
-        return GraphConfiguration(targets: targets, recognizers: specs)
+        return try GraphConfiguration(targets: targets, recognizers: specs).validated(file: file, targetLines: targetLines, recognizerLines: recognizers.map(\.line))
     }
 
     static func parseTarget(_ section: TOMLSection, file: String) throws(ConfigError) -> TargetSpec {

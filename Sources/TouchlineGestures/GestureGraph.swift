@@ -126,11 +126,13 @@ public struct GestureGraph: Sendable {
     var contactLists: [ContactList]
     var contactListsValid: UInt64 = 0
 
-    public init(configuration: GraphConfiguration, surface: Size) {
+    /// Builds the graph after `configuration.validate()`: an invalid configuration throws
+    /// (docs/config.md#validation) and nothing is repaired.
+    public init(configuration: GraphConfiguration, surface: Size) throws(GraphConfigurationError) {
+        let resolved = try configuration.resolve()
         self.configuration = configuration
         self.surface = surface
-        var targetSpecs = configuration.targets
-        if targetSpecs.isEmpty { targetSpecs = [.surface()] }
+        let targetSpecs = configuration.targets
         var targets = targetSpecs.map { spec in
             let rect = spec.millimetreRect(on: surface)
             let width = max(rect.width, Thresholds.minimumHitSize)
@@ -143,26 +145,20 @@ public struct GestureGraph: Sendable {
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
+        let specs = configuration.recognizers
         status = StatusTable(count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
-        let declaredTargets = targetSpecs.map(\.name)
-        targetOf = specs.map { spec in declaredTargets.firstIndex(of: spec.target) ?? 0 }
+        targetOf = resolved.targetOf
         var sim = Array(repeating: UInt64(0), count: specs.count)
         var req = Array(repeating: UInt64(0), count: specs.count)
-        let recognizerNames = specs.map(\.name)
-        for (i, spec) in specs.enumerated() {
-            for other in spec.simultaneousWith {
-                if let j = recognizerNames.firstIndex(of: other) {
-                    sim[i] |= 1 << UInt64(j)
-                    sim[j] |= 1 << UInt64(i)
-                }
+        for i in specs.indices {
+            for j in resolved.simultaneousWith[i] {
+                sim[i] |= 1 << UInt64(j)
+                sim[j] |= 1 << UInt64(i)
             }
-            for other in spec.requiresFailureOf {
-                if let j = recognizerNames.firstIndex(of: other), j != i { req[i] |= 1 << UInt64(j) }
-            }
+            for j in resolved.requiresFailureOf[i] { req[i] |= 1 << UInt64(j) }
         }
         simultaneous = sim
         requires = req

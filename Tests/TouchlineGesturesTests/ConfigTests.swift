@@ -113,7 +113,7 @@ import TouchlineTesting
         kind = "tap"
         requiresFailureOf = "doubleTap"
         """)
-        var h = GestureHarness(configuration: config)
+        var h = try GestureHarness(configuration: config)
         h.down(0, at: p(50, 50)); h.wait(80); h.up(0); h.wait(400)
         #expect(h.log == ["0.380000 tap recognized [singleTap] f1 (50.00,50.00) count=1"])
         try h.expectNothingPending()
@@ -141,7 +141,10 @@ import TouchlineTesting
         let lineCount = text.split(separator: "\n", omittingEmptySubsequences: false).count
         do {
             let config = try GraphConfiguration.parse(toml: text, file: "fuzz.toml")
-            _ = GestureGraph(configuration: config, surface: Size(width: 200, height: 120))
+            // `parse` validates: a configuration it accepts builds a graph.
+            do { _ = try GestureGraph(configuration: config, surface: Size(width: 200, height: 120)) } catch {
+                Issue.record("seed \(seed): parsed, but the graph refused it: \(error)")
+            }
         } catch {
             #expect(error.file == "fuzz.toml", "seed \(seed)")
             #expect(error.line >= 0 && error.line <= lineCount + 1, "seed \(seed): line \(error.line) of \(lineCount): \(error)")

@@ -72,7 +72,9 @@ public struct GestureGraph: Sendable {
     /// default capacity).
     public static let contactCapacity = 32
 
-    /// Contacts that landed on no target or beyond `contactCapacity`.
+    /// Contacts that landed on no target or beyond `contactCapacity`, each counted once, at its
+    /// `began` frame: such a contact belongs to no target for its whole life. (A contact whose
+    /// `began` frame the graph never saw belongs to none either: its first position is unknown.)
     public private(set) var ignoredContacts = 0
     /// Inputs a state machine had no transition for (our bugs), each reported as an explain
     /// line with phase `bug` when explaining.
@@ -261,8 +263,11 @@ public struct GestureGraph: Sendable {
                     i = 0
                     while i < tracked.count && tracked[i].id != id { i &+= 1 }
                 }
+                // Not tracked: a contact landing now, or one that belongs to no target for its
+                // whole life (it landed on none, or beyond `contactCapacity`), which is not
+                // hit-tested again.
                 guard i < tracked.count else {
-                    if !incoming[j].phase.isFinal { newContacts = true }
+                    if incoming[j].phase == .began { newContacts = true }
                     continue
                 }
                 let phase = incoming[j].phase
@@ -273,7 +278,9 @@ public struct GestureGraph: Sendable {
             }
         }
         if newContacts {
-            for c in frame.contacts where !c.phase.isFinal && !contacts.contains(where: { $0.id == c.id }) {
+            // Hit-tested once, at the first position: a contact belongs to that target (or to
+            // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
+            for c in frame.contacts where c.phase == .began && !contacts.contains(where: { $0.id == c.id }) {
                 guard let target = hitTest(c.position),
                       store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
                 else {

@@ -283,6 +283,75 @@ import TouchlineTesting
         ])
         try h.expectNothingPending()
     }
+
+    /// One button in the middle and nothing else: a contact that lands beside it lands on no
+    /// target.
+    static let lone = GraphConfiguration(
+        targets: [TargetSpec(name: "button", rect: Rect(x: 80, y: 40, width: 30, height: 20))],
+        recognizers: [
+            RecognizerSpec(name: "buttonTap", kind: .tap(.with()), target: "button"),
+            RecognizerSpec(name: "buttonPress", kind: .longPress(LongPressParameters()), target: "button"),
+        ])
+
+    /// Issue 12: a contact that lands on no target belongs to none for its whole life, and
+    /// sliding onto a target does not hand it over. On 532b116 it was hit-tested again every
+    /// frame, adopted by the button, and a long press fired for it (and a tap, had it lifted
+    /// soon enough), timed from its entry.
+    @Test func contactLandingOnNoTargetIsNeverAdopted() throws {
+        var h = try GestureHarness(configuration: Self.lone, explain: true)
+        h.down(0, at: p(30, 30))
+        h.move(0, to: p(90, 50), over: 100)
+        h.wait(700)
+        h.up(0)
+        h.wait(100)
+        // The same for a slide that ends quickly, as a tap would.
+        h.down(0, at: p(60, 50))
+        h.move(0, to: p(85, 50), over: 30)
+        h.wait(50)
+        h.up(0)
+        expectLog(h, [])
+        // Counted once each, not once per frame.
+        #expect(h.graph.ignoredContacts == 2)
+        try h.expectNothingPending()
+    }
+
+    /// A finger that slid onto the button from outside is not one of the button's contacts: a
+    /// tap beside it on the button is a one-finger tap, and holding it is no long press.
+    @Test func slidOnContactIsNotCountedOnTheTarget() throws {
+        var h = try GestureHarness(configuration: Self.lone)
+        h.down(0, at: p(30, 30))
+        h.move(0, to: p(90, 50), over: 100)
+        h.wait(100)
+        h.down(1, at: p(100, 50))
+        h.wait(50)
+        h.up(1)
+        h.wait(700)
+        h.up(0)
+        expectLog(h, [
+            "0.250000 tap recognized [buttonTap] f1 (100.00,50.00) count=1",
+        ])
+        #expect(h.gestures.map { $0.contacts.map(\.description) } == [["c1"]])
+        #expect(h.graph.ignoredContacts == 1)
+        try h.expectNothingPending()
+    }
+
+    /// The other half of the rule: a contact that lands on a target stays its own when it
+    /// slides off, onto nothing.
+    @Test func contactThatSlidesOffStaysWithItsTarget() throws {
+        var h = try GestureHarness(configuration: Self.lone)
+        h.down(0, at: p(90, 50))
+        h.wait(600)
+        h.move(0, to: p(10, 10), over: 25)
+        h.up(0)
+        expectLog(h, [
+            "0.500000 longPress began [buttonPress] f1 (90.00,50.00) duration=500ms",
+            "0.608333 longPress changed [buttonPress] f1 (63.33,36.67) duration=608ms",
+            "0.616667 longPress changed [buttonPress] f1 (36.67,23.33) duration=617ms",
+            "0.625000 longPress changed [buttonPress] f1 (10.00,10.00) duration=625ms",
+            "0.625000 longPress ended [buttonPress] f1 (10.00,10.00) duration=625ms",
+        ])
+        try h.expectNothingPending()
+    }
 }
 
 @Suite struct TransitionLogTests {

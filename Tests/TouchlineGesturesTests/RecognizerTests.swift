@@ -83,6 +83,55 @@ import TouchlineTesting
         ])
         try h.expectNothingPending()
     }
+
+    /// Issue 12: taps count up only with the same number of fingers. On 532b116 the one-finger
+    /// tap after a two-finger tap was `count=2`.
+    @Test func tapCountRestartsWhenTheFingerCountChanges() throws {
+        var h = try GestureHarness()
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0); h.wait(150)
+        // Back to two fingers: a new series again.
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1])
+        expectLog(h, [
+            "0.060000 tap recognized f2 (55.00,50.00) count=1",
+            "0.270000 tap recognized f1 (55.00,50.00) count=1",
+            "0.480000 tap recognized f1 (55.00,50.00) count=2",
+            "0.690000 tap recognized f2 (55.00,50.00) count=1",
+            "0.900000 tap recognized f2 (55.00,50.00) count=2",
+        ])
+        try h.expectNothingPending()
+    }
+
+    /// The finger count is the tap's whole: a second finger landing late in the next tap makes
+    /// it a two-finger tap, which continues a two-finger series.
+    @Test func tapCountComparesEachTapsFingersAtItsLift() throws {
+        var h = try GestureHarness()
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down(0, at: p(50, 50)); h.wait(30); h.down(1, at: p(60, 50)); h.wait(30); h.up([0, 1])
+        expectLog(h, [
+            "0.060000 tap recognized f2 (55.00,50.00) count=1",
+            "0.270000 tap recognized f2 (55.00,50.00) count=2",
+        ])
+        try h.expectNothingPending()
+    }
+
+    /// A double tap (`taps = 2`) needs two taps with the same fingers: a two-finger tap then a
+    /// one-finger tap is no double tap; the one-finger tap starts the series a next one ends.
+    @Test func doubleTapNeedsTheSameFingersTwice() throws {
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "doubleTap", kind: .tap(.with(taps: 2)))]), explain: true)
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0)
+        expectLog(h, [
+            "0.060000 explain held doubleTap: keeps the arena open for a next tap",
+            "0.270000 explain held doubleTap: keeps the arena open for a next tap",
+            "0.480000 explain won doubleTap: lifted after 60.0 ms ≤ 300.0 ms (margin 240.0 ms)",
+            "0.480000 tap recognized [doubleTap] f1 (55.00,50.00) count=2",
+        ])
+        try h.expectNothingPending()
+    }
 }
 
 @Suite struct LongPressTests {

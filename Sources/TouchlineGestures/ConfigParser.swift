@@ -96,8 +96,13 @@ struct ConfigReader {
                 return spec
             }
         }
-        try checkReferences(targets: targets, specs: specs, declared: !recognizers.isEmpty)
-        return GraphConfiguration(targets: targets, recognizers: specs)
+        let configuration = GraphConfiguration(targets: targets, recognizers: specs)
+        do {
+            try configuration.validate()
+        } catch {
+            throw fail(position(of: error, in: configuration, declared: !recognizers.isEmpty), error.message)
+        }
+        return configuration
     }
 
     /// `[[name]]` sections, or an array of inline tables.
@@ -230,30 +235,23 @@ struct ConfigReader {
     }
 
     /// The reference checks the parser has always made, at the line of the key that refers.
-    func checkReferences(targets: [TargetSpec], specs: [RecognizerSpec], declared: Bool) throws(ConfigError) {
-        let targetNames = targets.map(\.name)
-        var seenTargets = Set<String>()
-        for (k, t) in targets.enumerated() where !seenTargets.insert(t.name).inserted {
-            let at = k < source.targets.count ? source.targets[k].position(ofKey: "name") : ConfigPosition(line: 0, column: 0)
-            throw fail(at, "target '\(t.name)' is declared twice; give each a unique name")
+    /// Where the file says what validation refused: the key of the declaration at fault, else
+    /// the declaration itself; a parameter set through `[defaults]`, that key. The default
+    /// recognizers (no `[[recognizer]]` in the file) were declared nowhere but in `[defaults]`.
+    func position(of error: GraphConfigurationError, in configuration: GraphConfiguration, declared: Bool) -> ConfigPosition {
+        let nowhere = ConfigPosition(line: 0, column: 0)
+        let k = error.subject.index
+        let table: ConfigSourceMap.Table?
+        switch error.subject.kind {
+        case .graph: table = nil
+        case .target: table = k >= 0 && k < source.targets.count ? source.targets[k] : nil
+        case .recognizer: table = declared && k >= 0 && k < source.recognizers.count ? source.recognizers[k] : nil
         }
-        let names = specs.map(\.name)
-        for (k, spec) in specs.enumerated() {
-            let table = declared && k < source.recognizers.count ? source.recognizers[k] : nil
-            func at(_ key: String) -> ConfigPosition { table?.position(ofKey: key) ?? ConfigPosition(line: 0, column: 0) }
-            if names.firstIndex(of: spec.name) != k { throw fail(at("name"), "recognizer '\(spec.name)' is declared twice; give each a unique name") }
-            if !targetNames.contains(spec.target) {
-                throw fail(at("target"), "recognizer '\(spec.name)' names target '\(spec.target)', which is not declared; targets: \(targetNames.joined(separator: ", "))")
-            }
-            for (key, list) in [("simultaneousWith", spec.simultaneousWith), ("requiresFailureOf", spec.requiresFailureOf)] {
-                for other in list where !names.contains(other) {
-                    throw fail(at(key), "recognizer '\(spec.name)' names recognizer '\(other)', which is not declared; recognizers: \(names.joined(separator: ", "))")
-                }
-            }
-            if spec.requiresFailureOf.contains(spec.name) { throw fail(at("requiresFailureOf"), "recognizer '\(spec.name)' cannot require its own failure") }
+        if let table { return error.key.map(table.position(ofKey:)) ?? table.position }
+        if error.subject.kind == .recognizer, let key = error.key, k >= 0, k < configuration.recognizers.count,
+           let at = source.defaults["\(configuration.recognizers[k].kind.gesture.name).\(key)"] {
+            return at
         }
-        if specs.count > GraphConfiguration.maximumRecognizers {
-            throw fail(source.recognizers.last?.position ?? ConfigPosition(line: 0, column: 0), "a graph holds at most \(GraphConfiguration.maximumRecognizers) recognizers, this one has \(specs.count)")
-        }
+        return source.recognizers.last?.position ?? source.targets.last?.position ?? nowhere
     }
 }

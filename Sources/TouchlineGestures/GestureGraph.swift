@@ -72,7 +72,9 @@ public struct GestureGraph: Sendable {
     /// default capacity).
     public static let contactCapacity = 32
 
-    /// Contacts that landed on no target or beyond `contactCapacity`.
+    /// Contacts that landed on no target or beyond `contactCapacity`, each counted once, at its
+    /// `began` frame: such a contact belongs to no target for its whole life. (A contact whose
+    /// `began` frame the graph never saw belongs to none either: its first position is unknown.)
     public private(set) var ignoredContacts = 0
     /// Inputs a state machine had no transition for (our bugs), each reported as an explain
     /// line with phase `bug` when explaining.
@@ -126,11 +128,13 @@ public struct GestureGraph: Sendable {
     var contactLists: [ContactList]
     var contactListsValid: UInt64 = 0
 
-    public init(configuration: GraphConfiguration, surface: Size) {
+    /// Builds the graph after `configuration.validate()`: an invalid configuration throws
+    /// (docs/config.md#validation) and nothing is repaired.
+    public init(configuration: GraphConfiguration, surface: Size) throws(GraphConfigurationError) {
+        let resolved = try configuration.resolve()
         self.configuration = configuration
         self.surface = surface
-        var targetSpecs = configuration.targets
-        if targetSpecs.isEmpty { targetSpecs = [.surface()] }
+        let targetSpecs = configuration.targets
         var targets = targetSpecs.map { spec in
             let rect = spec.millimetreRect(on: surface)
             let width = max(rect.width, Thresholds.minimumHitSize)
@@ -143,26 +147,20 @@ public struct GestureGraph: Sendable {
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        let specs = Array(configuration.recognizers.prefix(GraphConfiguration.maximumRecognizers))
+        let specs = configuration.recognizers
         status = StatusTable(count: specs.count)
         claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
-        let declaredTargets = targetSpecs.map(\.name)
-        targetOf = specs.map { spec in declaredTargets.firstIndex(of: spec.target) ?? 0 }
+        targetOf = resolved.targetOf
         var sim = Array(repeating: UInt64(0), count: specs.count)
         var req = Array(repeating: UInt64(0), count: specs.count)
-        let recognizerNames = specs.map(\.name)
-        for (i, spec) in specs.enumerated() {
-            for other in spec.simultaneousWith {
-                if let j = recognizerNames.firstIndex(of: other) {
-                    sim[i] |= 1 << UInt64(j)
-                    sim[j] |= 1 << UInt64(i)
-                }
+        for i in specs.indices {
+            for j in resolved.simultaneousWith[i] {
+                sim[i] |= 1 << UInt64(j)
+                sim[j] |= 1 << UInt64(i)
             }
-            for other in spec.requiresFailureOf {
-                if let j = recognizerNames.firstIndex(of: other), j != i { req[i] |= 1 << UInt64(j) }
-            }
+            for j in resolved.requiresFailureOf[i] { req[i] |= 1 << UInt64(j) }
         }
         simultaneous = sim
         requires = req
@@ -265,8 +263,11 @@ public struct GestureGraph: Sendable {
                     i = 0
                     while i < tracked.count && tracked[i].id != id { i &+= 1 }
                 }
+                // Not tracked: a contact landing now, or one that belongs to no target for its
+                // whole life (it landed on none, or beyond `contactCapacity`), which is not
+                // hit-tested again.
                 guard i < tracked.count else {
-                    if !incoming[j].phase.isFinal { newContacts = true }
+                    if incoming[j].phase == .began { newContacts = true }
                     continue
                 }
                 let phase = incoming[j].phase
@@ -277,7 +278,9 @@ public struct GestureGraph: Sendable {
             }
         }
         if newContacts {
-            for c in frame.contacts where !c.phase.isFinal && !contacts.contains(where: { $0.id == c.id }) {
+            // Hit-tested once, at the first position: a contact belongs to that target (or to
+            // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
+            for c in frame.contacts where c.phase == .began && !contacts.contains(where: { $0.id == c.id }) {
                 guard let target = hitTest(c.position),
                       store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
                 else {

@@ -203,31 +203,6 @@ public struct GraphConfiguration: Hashable, Sendable {
             ]
         )
     }()
-
-    /// Checks names and references; the parser reports the same problems with file and line.
-    public func validate() throws(ConfigError) {
-        var names = Set<String>()
-        for t in targets {
-            if !names.insert(t.name).inserted { throw ConfigError(file: "", line: 0, message: "target '\(t.name)' is declared twice") }
-            if t.rect.width <= 0 || t.rect.height <= 0 { throw ConfigError(file: "", line: 0, message: "target '\(t.name)' has an empty rect") }
-        }
-        if recognizers.count > GraphConfiguration.maximumRecognizers {
-            throw ConfigError(file: "", line: 0, message: "a graph holds at most \(GraphConfiguration.maximumRecognizers) recognizers, this one has \(recognizers.count)")
-        }
-        var recognizerNames = Set<String>()
-        for r in recognizers {
-            if !recognizerNames.insert(r.name).inserted { throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' is declared twice") }
-            if !names.contains(r.target) { throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' names target '\(r.target)', which is not declared") }
-        }
-        for r in recognizers {
-            for other in r.simultaneousWith + r.requiresFailureOf where !recognizerNames.contains(other) {
-                throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' names recognizer '\(other)', which is not declared")
-            }
-            if r.requiresFailureOf.contains(r.name) {
-                throw ConfigError(file: "", line: 0, message: "recognizer '\(r.name)' cannot require its own failure")
-            }
-        }
-    }
 }
 
 /// A configuration problem, printed as "FILE:LINE:COLUMN: sentence" ("FILE:LINE: sentence" when

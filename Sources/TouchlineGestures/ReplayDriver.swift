@@ -11,8 +11,9 @@ public struct ReplayDriver: Sendable {
 
     public init(graph: GestureGraph) { self.graph = graph }
 
-    public init(configuration: GraphConfiguration, surface: Size) {
-        graph = GestureGraph(configuration: configuration, surface: surface)
+    /// Throws when the configuration is invalid (docs/config.md#validation).
+    public init(configuration: GraphConfiguration, surface: Size) throws(GraphConfigurationError) {
+        graph = try GestureGraph(configuration: configuration, surface: surface)
     }
 
     /// Feeds one frame. A frame older than the last one is processed at the last time (the

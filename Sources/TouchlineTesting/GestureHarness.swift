@@ -4,7 +4,7 @@ import TouchlineGestures
 /// A graph under test in virtual time: script touches in mm, let time pass, read the whole
 /// event log, and end by checking that nothing is pending (style principle 12).
 ///
-///     var h = GestureHarness()
+///     var h = try GestureHarness()
 ///     h.down(0, at: Point(x: 50, y: 50))
 ///     h.wait(80)
 ///     h.up(0)
@@ -16,9 +16,10 @@ public struct GestureHarness: Sendable {
     public private(set) var events: [GestureEvent] = []
     var fed = 0
 
-    public init(configuration: GraphConfiguration = .default, rate: Double = 120, surface: Size = TouchScript.defaultSurface, explain: Bool = false) {
+    /// Throws when the configuration is invalid (docs/config.md#validation).
+    public init(configuration: GraphConfiguration = .default, rate: Double = 120, surface: Size = TouchScript.defaultSurface, explain: Bool = false) throws(GraphConfigurationError) {
         script = TouchScript(rate: rate, surface: surface)
-        driver = ReplayDriver(configuration: configuration, surface: surface)
+        driver = try ReplayDriver(configuration: configuration, surface: surface)
         driver.graph.explain = explain
     }
 
@@ -66,9 +67,9 @@ public struct GestureHarness: Sendable {
     }
 
     /// Runs frames through a fresh graph in virtual time and returns every event, deadlines at
-    /// the end included (as `touchline replay` does).
-    public static func replay(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size, explain: Bool = false) -> [GestureEvent] {
-        var driver = ReplayDriver(configuration: configuration, surface: surface)
+    /// the end included (as `touchline replay` does). Throws when the configuration is invalid.
+    public static func replay(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size, explain: Bool = false) throws(GraphConfigurationError) -> [GestureEvent] {
+        var driver = try ReplayDriver(configuration: configuration, surface: surface)
         driver.graph.explain = explain
         var out: [GestureEvent] = []
         for f in frames { driver.feed(f) { out.append($0) } }

@@ -65,8 +65,8 @@ struct Record: ParsableCommand {
         var assemblers = descriptions.map { FrameAssembler(device: $0, options: options) }
         var line = JSONWriter()
         let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
-        var drivers = assemblers.enumerated().map { index, assembler in
-            var driver = ReplayDriver(configuration: .default, surface: assembler.geometry.size)
+        var drivers = try assemblers.enumerated().map { index, assembler in
+            var driver = try makeDriver(.default, surface: assembler.geometry.size, source: nil)
             driver.graph.device = index
             return driver
         }

@@ -90,6 +90,7 @@ struct Run: ParsableCommand {
         var session = try LiveSession(output: output, latencyPath: latency, readyFile: readyFile, options: options)
         session.relativeTime = relativeTime
         session.graphConfiguration = graphConfiguration
+        session.configPath = config
         session.explain = explain
         switch backend {
         case .evdev: try session.runEvdev(paths: devices, grab: grab)
@@ -115,6 +116,8 @@ struct LiveSession {
     var nextIndex = 0
     var relativeTime = false
     var graphConfiguration = GraphConfiguration.default
+    /// The `--config` file, for messages.
+    var configPath: String?
     var explain = false
     /// The recognizer graph per device, driven as replay drives it (ReplayDriver), with
     /// deadlines honoured by the one timerfd.
@@ -138,7 +141,7 @@ struct LiveSession {
         let assembler = FrameAssembler(device: description, options: options)
         if let warning = assembler.geometry.warning { warn("\(path) (\(description.name)): \(warning)") }
         assemblers[index] = assembler
-        var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+        var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: configPath)
         driver.graph.device = index
         driver.graph.explain = explain
         drivers[index] = driver

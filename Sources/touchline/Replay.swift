@@ -46,8 +46,8 @@ struct Replay: ParsableCommand {
                 warn("\(file): device \(index) (\(trace.devices[index].name)): \(warning)")
             }
         }
-        var drivers: [ReplayDriver] = assemblers.enumerated().map { index, assembler in
-            var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+        var drivers: [ReplayDriver] = try assemblers.enumerated().map { index, assembler in
+            var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)
             driver.graph.device = index
             driver.graph.explain = explain
             return driver
@@ -85,11 +85,22 @@ struct Replay: ParsableCommand {
     }
 
     func loadConfiguration(_ path: String) throws -> GraphConfiguration {
+        // `parse` validates (docs/config.md#validation), naming the line.
         let bytes = try readSmallFile(path)
         do {
             return try GraphConfiguration.parse(bytes: bytes, file: path)
         } catch {
             throw CLIError.data(error.description)
         }
+    }
+}
+
+/// A driver for a device's graph; an invalid configuration (which `GraphConfiguration.parse`
+/// has already rejected with its line, so this is a second line of defence) exits 65.
+func makeDriver(_ configuration: GraphConfiguration, surface: Size, source: String?) throws -> ReplayDriver {
+    do {
+        return try ReplayDriver(configuration: configuration, surface: surface)
+    } catch {
+        throw CLIError.data("\(source ?? "the embedded graph configuration"): \(error.message)")
     }
 }

@@ -91,6 +91,30 @@ import Testing
         #expect(result.stdout.isEmpty)
     }
 
+    /// Issue 12: invalid graphs are refused before anything runs, exit 65, with the file, the
+    /// line and column of the key at fault and what is wrong. On 532b116 the cycle and min > max configs exited 0
+    /// (no events for the cycle), the 900-byte name died by SIGILL and the 3,000-byte one by
+    /// SIGSEGV.
+    @Test(arguments: [
+        ("[[recognizer]]\nname = \"tap\"\nkind = \"tap\"\nrequiresFailureOf = \"doubleTap\"\n\n[[recognizer]]\nname = \"doubleTap\"\nkind = \"tap\"\ntaps = 2\nrequiresFailureOf = \"tap\"\n",
+         ":4:1: requiresFailureOf makes recognizers wait for each other's failure for ever: tap → doubleTap → tap; remove one of these relations"),
+        ("[[recognizer]]\nkind = \"pan\"\nminimumFingers = 5\nmaximumFingers = 2\n",
+         ":3:1: recognizer 'pan' (pan): minimumFingers 5 is more than maximumFingers 2; expected minimumFingers ≤ maximumFingers"),
+        ("[[recognizer]]\nname = \"\(String(repeating: "n", count: 900))\"\nkind = \"tap\"\n",
+         ":2:1: recognizer name '\(String(repeating: "n", count: 40))…' is 900 bytes; a name is at most 64 bytes of UTF-8"),
+        ("[[target]]\nname = \"\(String(repeating: "n", count: 3000))\"\nrect = [0, 0, 10, 10]\n",
+         ":2:1: target name '\(String(repeating: "n", count: 40))…' is 3000 bytes; a name is at most 64 bytes of UTF-8"),
+    ])
+    func invalidGraphsAreRefused(config text: String, message: String) throws {
+        let dir = Paths.temporaryDirectory()
+        let config = dir.appendingPathComponent("graph.toml")
+        try Data(text.utf8).write(to: config)
+        let result = try touchline("replay", "--config", config.path, Paths.recordings.appendingPathComponent("pinch.yml").path)
+        #expect(result.status == 65)
+        #expect(result.stderr == "touchline: \(config.path)\(message)\n")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test func exampleConfigRuns() throws {
         let result = try touchline("replay", "--config", Paths.root.appendingPathComponent("docs/example-config.toml").path,
                                    Paths.recordings.appendingPathComponent("double-tap.yml").path)

@@ -56,9 +56,9 @@ private struct GraphSteadyRun {
     var frames: [TouchFrame]
     var lines = 0
 
-    init(contacts: Int, explain: Bool) {
+    init(contacts: Int, explain: Bool) throws {
         frames = circlingFrames(contacts, count: 2100)
-        driver = ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
         driver.graph.explain = explain
         for f in frames.prefix(100) { feed(f) }
     }
@@ -83,12 +83,12 @@ private struct GraphSteadyRun {
 
 @Suite(.serialized, .enabled(if: getenv(graphProbeVariable) != nil, "runs only in the child process graphAllocatesNothingPerFrame starts"))
 struct GraphAllocationProbe {
-    @Test func probe() {
+    @Test func probe() throws {
         var sink: [Int] = []
         let control = countHeapObjects { sink = Array(repeating: 1, count: 100) }
         print("control \(control ?? -1) \(sink.count)")
         for contacts in [1, 2, 10] {
-            var run = GraphSteadyRun(contacts: contacts, explain: false)
+            var run = try GraphSteadyRun(contacts: contacts, explain: false)
             let before = run.lines
             let count = countHeapObjects { run.measure() }
             print("graph \(contacts) \(count ?? -1) \(run.frames.count - 100) \(run.lines - before)")

@@ -13,7 +13,7 @@ import TouchlineTesting
     ])
 
     @Test func singleTapWaitsForDoubleTapToFail() throws {
-        var h = GestureHarness(configuration: Self.waiting, explain: true)
+        var h = try GestureHarness(configuration: Self.waiting, explain: true)
         h.down(0, at: p(50, 50)); h.wait(80); h.up(0)
         h.wait(400)
         expectLog(h, [
@@ -28,7 +28,7 @@ import TouchlineTesting
     }
 
     @Test func doubleTapWinsOverWaitingSingleTap() throws {
-        var h = GestureHarness(configuration: Self.waiting, explain: true)
+        var h = try GestureHarness(configuration: Self.waiting, explain: true)
         h.down(0, at: p(50, 50)); h.wait(80); h.up(0)
         h.wait(150)
         h.down(0, at: p(52, 51)); h.wait(70); h.up(0)
@@ -43,7 +43,7 @@ import TouchlineTesting
     }
 
     @Test func eagerTapReportsCountOneThenTwo() throws {
-        var h = GestureHarness(configuration: .only([
+        var h = try GestureHarness(configuration: .only([
             RecognizerSpec(name: "doubleTap", kind: .tap(.with(taps: 2))),
             RecognizerSpec(name: "tap", kind: .tap(.with(eager: true))),
         ]), explain: true)
@@ -64,7 +64,7 @@ import TouchlineTesting
     }
 
     @Test func tapAgainstLongPress() throws {
-        var h = GestureHarness(explain: true)
+        var h = try GestureHarness(explain: true)
         // Short: a tap.
         h.down(0, at: p(50, 50)); h.wait(120); h.up(0)
         h.wait(400)
@@ -109,7 +109,7 @@ import TouchlineTesting
     ])
 
     @Test func flickIsASwipeNotAPan() throws {
-        var h = GestureHarness(configuration: Self.panAfterSwipe, rate: 60, explain: true)
+        var h = try GestureHarness(configuration: Self.panAfterSwipe, rate: 60, explain: true)
         h.down(0, at: p(100, 60))
         h.move(0, to: p(140, 60), over: 80)
         h.up(0)
@@ -123,7 +123,7 @@ import TouchlineTesting
     }
 
     @Test func slowDragIsAPanOnceSwipeTimesOut() throws {
-        var h = GestureHarness(configuration: Self.panAfterSwipe, rate: 10, explain: true)
+        var h = try GestureHarness(configuration: Self.panAfterSwipe, rate: 10, explain: true)
         h.down(0, at: p(100, 60))
         h.move(0, to: p(100, 100), over: 800)
         h.up(0)
@@ -142,7 +142,7 @@ import TouchlineTesting
     }
 
     @Test func pinchWithRotateSimultaneously() throws {
-        var h = GestureHarness(configuration: .only([
+        var h = try GestureHarness(configuration: .only([
             RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: ["rotate"]),
             RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters())),
             RecognizerSpec(name: "pan", kind: .pan(PanParameters())),
@@ -177,7 +177,7 @@ import TouchlineTesting
     ])
 
     @Test func spreadingFingersArePinchNotPan() throws {
-        var h = GestureHarness(configuration: Self.pinchOrPan, rate: 30, explain: true)
+        var h = try GestureHarness(configuration: Self.pinchOrPan, rate: 30, explain: true)
         h.down([(0, p(90, 60)), (1, p(110, 60))])
         h.move([(0, p(80, 61)), (1, p(120, 61))], over: 100)
         h.up([0, 1])
@@ -193,7 +193,7 @@ import TouchlineTesting
     }
 
     @Test func parallelFingersArePanNotPinch() throws {
-        var h = GestureHarness(configuration: Self.pinchOrPan, rate: 30, explain: true)
+        var h = try GestureHarness(configuration: Self.pinchOrPan, rate: 30, explain: true)
         h.down([(0, p(90, 60)), (1, p(110, 60))])
         h.move([(0, p(90, 80)), (1, p(111, 80))], over: 100)
         h.up([0, 1])
@@ -210,7 +210,7 @@ import TouchlineTesting
 
     @Test func tiesBreakByDeclarationOrder() throws {
         // Both cross their threshold in the same frame; the earlier declared wins.
-        var h = GestureHarness(configuration: .only([
+        var h = try GestureHarness(configuration: .only([
             RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe(EdgeSwipeParameters())),
             RecognizerSpec(name: "pan", kind: .pan(PanParameters())),
         ]), rate: 60, explain: true)
@@ -251,7 +251,7 @@ import TouchlineTesting
         ])
 
     @Test func contactBelongsToTheTopmostTargetUnderIt() throws {
-        var h = GestureHarness(configuration: Self.layered)
+        var h = try GestureHarness(configuration: Self.layered)
         for point in [p(90, 50), p(30, 30), p(148, 61), p(153.5, 61), p(151, 64), p(148.5, 91), p(149.5, 91)] {
             h.down(0, at: point); h.wait(50); h.up(0); h.wait(400)
         }
@@ -269,7 +269,7 @@ import TouchlineTesting
     }
 
     @Test func contactsOnDifferentTargetsHaveSeparateArenas() throws {
-        var h = GestureHarness(configuration: Self.layered)
+        var h = try GestureHarness(configuration: Self.layered)
         h.down(0, at: p(90, 50))
         h.wait(20)
         h.down(1, at: p(30, 30))
@@ -283,11 +283,80 @@ import TouchlineTesting
         ])
         try h.expectNothingPending()
     }
+
+    /// One button in the middle and nothing else: a contact that lands beside it lands on no
+    /// target.
+    static let lone = GraphConfiguration(
+        targets: [TargetSpec(name: "button", rect: Rect(x: 80, y: 40, width: 30, height: 20))],
+        recognizers: [
+            RecognizerSpec(name: "buttonTap", kind: .tap(.with()), target: "button"),
+            RecognizerSpec(name: "buttonPress", kind: .longPress(LongPressParameters()), target: "button"),
+        ])
+
+    /// Issue 12: a contact that lands on no target belongs to none for its whole life, and
+    /// sliding onto a target does not hand it over. On 532b116 it was hit-tested again every
+    /// frame, adopted by the button, and a long press fired for it (and a tap, had it lifted
+    /// soon enough), timed from its entry.
+    @Test func contactLandingOnNoTargetIsNeverAdopted() throws {
+        var h = try GestureHarness(configuration: Self.lone, explain: true)
+        h.down(0, at: p(30, 30))
+        h.move(0, to: p(90, 50), over: 100)
+        h.wait(700)
+        h.up(0)
+        h.wait(100)
+        // The same for a slide that ends quickly, as a tap would.
+        h.down(0, at: p(60, 50))
+        h.move(0, to: p(85, 50), over: 30)
+        h.wait(50)
+        h.up(0)
+        expectLog(h, [])
+        // Counted once each, not once per frame.
+        #expect(h.graph.ignoredContacts == 2)
+        try h.expectNothingPending()
+    }
+
+    /// A finger that slid onto the button from outside is not one of the button's contacts: a
+    /// tap beside it on the button is a one-finger tap, and holding it is no long press.
+    @Test func slidOnContactIsNotCountedOnTheTarget() throws {
+        var h = try GestureHarness(configuration: Self.lone)
+        h.down(0, at: p(30, 30))
+        h.move(0, to: p(90, 50), over: 100)
+        h.wait(100)
+        h.down(1, at: p(100, 50))
+        h.wait(50)
+        h.up(1)
+        h.wait(700)
+        h.up(0)
+        expectLog(h, [
+            "0.250000 tap recognized [buttonTap] f1 (100.00,50.00) count=1",
+        ])
+        #expect(h.gestures.map { $0.contacts.map(\.description) } == [["c1"]])
+        #expect(h.graph.ignoredContacts == 1)
+        try h.expectNothingPending()
+    }
+
+    /// The other half of the rule: a contact that lands on a target stays its own when it
+    /// slides off, onto nothing.
+    @Test func contactThatSlidesOffStaysWithItsTarget() throws {
+        var h = try GestureHarness(configuration: Self.lone)
+        h.down(0, at: p(90, 50))
+        h.wait(600)
+        h.move(0, to: p(10, 10), over: 25)
+        h.up(0)
+        expectLog(h, [
+            "0.500000 longPress began [buttonPress] f1 (90.00,50.00) duration=500ms",
+            "0.608333 longPress changed [buttonPress] f1 (63.33,36.67) duration=608ms",
+            "0.616667 longPress changed [buttonPress] f1 (36.67,23.33) duration=617ms",
+            "0.625000 longPress changed [buttonPress] f1 (10.00,10.00) duration=625ms",
+            "0.625000 longPress ended [buttonPress] f1 (10.00,10.00) duration=625ms",
+        ])
+        try h.expectNothingPending()
+    }
 }
 
 @Suite struct TransitionLogTests {
     @Test func transitionsAreObservable() throws {
-        var driver = ReplayDriver(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), surface: TouchScript.defaultSurface)
+        var driver = try ReplayDriver(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), surface: TouchScript.defaultSurface)
         driver.graph.recordsTransitions = true
         var s = TouchScript()
         s.down(0, at: p(50, 50)); s.wait(80); s.up(0)

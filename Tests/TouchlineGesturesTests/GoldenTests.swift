@@ -22,7 +22,7 @@ enum Golden {
 
     static func render(_ recording: String) throws -> String {
         let trace = try assemble(path: Paths.recordings.appendingPathComponent(recording).path)
-        let events = GestureHarness.replay(trace.frames, surface: trace.surface)
+        let events = try GestureHarness.replay(trace.frames, surface: trace.surface)
         var writer = JSONWriter()
         for e in events {
             e.writeJSON(into: &writer)

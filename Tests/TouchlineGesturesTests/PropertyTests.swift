@@ -102,8 +102,8 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
 @Suite struct PropertyTests {
     /// Runs frames one at a time and returns, per event, the index of the frame whose feed
     /// produced it (frames.count for the end of input).
-    static func run(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size = TouchScript.defaultSurface, explain: Bool) -> (events: [GestureEvent], frameOf: [Int], graph: GestureGraph) {
-        var driver = ReplayDriver(configuration: configuration, surface: surface)
+    static func run(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size = TouchScript.defaultSurface, explain: Bool) throws -> (events: [GestureEvent], frameOf: [Int], graph: GestureGraph) {
+        var driver = try ReplayDriver(configuration: configuration, surface: surface)
         driver.graph.explain = explain
         var events: [GestureEvent] = []
         var frameOf: [Int] = []
@@ -115,9 +115,9 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
     }
 
     @Test(arguments: Seeds.cases(300, base: 0x70C4_0001))
-    func everyBeganHasExactlyOneEnd(seed: UInt64) {
+    func everyBeganHasExactlyOneEnd(seed: UInt64) throws {
         let frames = randomScript(seed: seed).frames
-        let (events, _, graph) = Self.run(frames, explain: false)
+        let (events, _, graph) = try Self.run(frames, explain: false)
         var open = Set<String>()
         for e in events where e.gesture != .explain {
             let key = "\(e.target)/\(e.recognizer)"
@@ -139,9 +139,9 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
     }
 
     @Test(arguments: Seeds.cases(300, base: 0x70C4_0002))
-    func noEventNamesAContactAfterItEnded(seed: UInt64) {
+    func noEventNamesAContactAfterItEnded(seed: UInt64) throws {
         let frames = randomScript(seed: seed).frames
-        let (events, frameOf, _) = Self.run(frames, explain: true)
+        let (events, frameOf, _) = try Self.run(frames, explain: true)
         var endedAt: [ContactID: Int] = [:]
         for (k, f) in frames.enumerated() {
             for c in f.contacts where c.phase.isFinal { endedAt[c.id] = k }
@@ -156,14 +156,14 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
     }
 
     @Test(arguments: Seeds.cases(100, base: 0x70C4_0003))
-    func outputIsIdenticalAcrossRuns(seed: UInt64) {
+    func outputIsIdenticalAcrossRuns(seed: UInt64) throws {
         let frames = randomScript(seed: seed).frames
-        let first = Self.run(frames, explain: true).events.map(\.json)
-        let second = Self.run(frames, explain: true).events.map(\.json)
+        let first = try Self.run(frames, explain: true).events.map(\.json)
+        let second = try Self.run(frames, explain: true).events.map(\.json)
         #expect(first == second, "seed \(seed)")
         // Explain lines are extra lines: without them the gesture lines are the same.
-        let plain = Self.run(frames, explain: false).events
-        let explained = Self.run(frames, explain: true).events.filter { $0.gesture != .explain }
+        let plain = try Self.run(frames, explain: false).events
+        let explained = try Self.run(frames, explain: true).events.filter { $0.gesture != .explain }
         #expect(plain.map(\.logLine) == explained.map(\.logLine), "seed \(seed)")
     }
 
@@ -229,13 +229,13 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
     }
 
     @Test(arguments: Seeds.cases(200, base: 0x70C4_0004))
-    func winnersAndDirectionsDoNotDependOnRate(seed: UInt64) {
+    func winnersAndDirectionsDoNotDependOnRate(seed: UInt64) throws {
         var results: [[String]] = []
         var expected = ""
         for rate in [60.0, 120, 240] {
             let (script, kinds) = Self.clearGesture(seed: seed, rate: rate)
             expected = kinds
-            results.append(Self.winners(GestureHarness.replay(script.frames, surface: script.surface)))
+            results.append(Self.winners(try GestureHarness.replay(script.frames, surface: script.surface)))
         }
         #expect(results[0] == results[1] && results[1] == results[2], "seed \(seed) (\(expected)): 60 Hz \(results[0]) / 120 Hz \(results[1]) / 240 Hz \(results[2])")
         // And each intended gesture was recognized.
@@ -250,7 +250,7 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
     /// contacts at once. The graph never crashes, never reports an impossible transition, and
     /// ends idle.
     @Test(arguments: Seeds.cases(200, base: 0x3117_0001))
-    func wildFramesNeverBreakTheGraph(seed: UInt64) {
+    func wildFramesNeverBreakTheGraph(seed: UInt64) throws {
         var rng = SeededRandom(seed: seed)
         var frames: [TouchFrame] = []
         var time: Int64 = 1_000_000
@@ -269,7 +269,7 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
             frame.contacts.sort { $0.id < $1.id }
             frames.append(frame)
         }
-        var driver = ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        var driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
         driver.graph.explain = true
         var events: [GestureEvent] = []
         for f in frames { driver.feed(f) { events.append($0) } }

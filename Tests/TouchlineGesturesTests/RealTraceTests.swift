@@ -156,7 +156,7 @@ import TouchlineTesting
     @Test(arguments: files)
     func invariantsHoldOnRealInput(file: String) throws {
         let trace = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
-        let (events, frameOf, graph) = PropertyTests.run(trace.frames, surface: trace.surface, explain: true)
+        let (events, frameOf, graph) = try PropertyTests.run(trace.frames, surface: trace.surface, explain: true)
         #expect(graph.internalErrors == 0, "\(events.filter { $0.phase == .bug }.map(\.json))")
         #expect(graph.isIdle, "\(graph.pendingDescription)")
         var open = Set<GestureName>()
@@ -174,7 +174,7 @@ import TouchlineTesting
         for (e, k) in zip(events, frameOf) {
             for id in e.contacts { if let end = endedAt[id] { #expect(k <= end, "\(e.json)") } }
         }
-        #expect(PropertyTests.run(trace.frames, surface: trace.surface, explain: true).events.map(\.json) == events.map(\.json))
+        #expect(try PropertyTests.run(trace.frames, surface: trace.surface, explain: true).events.map(\.json) == events.map(\.json))
     }
 
     @Test func evemuAndLibinputRecordCopiesAgree() throws {
@@ -185,9 +185,9 @@ import TouchlineTesting
             let a = try assemble(path: Paths.sharedTraces.appendingPathComponent(original).path)
             let b = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
             let gestures = { (t: AssembledTrace) in
-                GestureHarness.replay(t.frames, surface: t.surface).filter { $0.phase != .changed }.map { "\($0.gesture) \($0.phase) f\($0.fingers)" }
+                try GestureHarness.replay(t.frames, surface: t.surface).filter { $0.phase != .changed }.map { "\($0.gesture) \($0.phase) f\($0.fingers)" }
             }
-            #expect(gestures(a) == gestures(b), "\(original) vs \(file)")
+            #expect(try gestures(a) == gestures(b), "\(original) vs \(file)")
             compared += 1
         }
         #expect(compared == 12)

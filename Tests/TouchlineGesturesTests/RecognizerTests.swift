@@ -8,7 +8,7 @@ import TouchlineTesting
 
 @Suite struct TapTests {
     @Test func singleTap() throws {
-        var h = GestureHarness()
+        var h = try GestureHarness()
         h.down(0, at: p(50, 50))
         h.wait(80)
         h.up(0)
@@ -19,7 +19,7 @@ import TouchlineTesting
     }
 
     @Test func tapsCountUpWithinIntervalAndDistance() throws {
-        var h = GestureHarness()
+        var h = try GestureHarness()
         for x in [50.0, 52, 49] {
             h.down(0, at: p(x, 50)); h.wait(60); h.up(0); h.wait(200)
         }
@@ -39,7 +39,7 @@ import TouchlineTesting
     }
 
     @Test func twoFingerTap() throws {
-        var h = GestureHarness()
+        var h = try GestureHarness()
         h.down([(0, p(50, 50)), (1, p(80, 50))])
         h.wait(90)
         h.up([0, 1])
@@ -50,7 +50,7 @@ import TouchlineTesting
     }
 
     @Test func tapFailsWhenHeldTooLong() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), explain: true)
         h.down(0, at: p(50, 50))
         h.wait(350)
         h.up(0)
@@ -61,7 +61,7 @@ import TouchlineTesting
     }
 
     @Test func tapFailsWhenMovedPastSlop() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), rate: 60, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), rate: 60, explain: true)
         h.down(0, at: p(50, 50))
         h.move(0, to: p(54, 50), over: 50)
         h.up(0)
@@ -72,7 +72,7 @@ import TouchlineTesting
     }
 
     @Test func tapWithExactFingerCountRejectsOthers() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "twoFingerTap", kind: .tap(.with(fingers: 2)))]), explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "twoFingerTap", kind: .tap(.with(fingers: 2)))]), explain: true)
         h.down(0, at: p(50, 50)); h.wait(50); h.up(0)
         h.wait(400)
         h.down([(0, p(50, 50)), (1, p(70, 50))]); h.wait(50); h.up([0, 1])
@@ -83,11 +83,60 @@ import TouchlineTesting
         ])
         try h.expectNothingPending()
     }
+
+    /// Issue 12: taps count up only with the same number of fingers. On 532b116 the one-finger
+    /// tap after a two-finger tap was `count=2`.
+    @Test func tapCountRestartsWhenTheFingerCountChanges() throws {
+        var h = try GestureHarness()
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0); h.wait(150)
+        // Back to two fingers: a new series again.
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1])
+        expectLog(h, [
+            "0.060000 tap recognized f2 (55.00,50.00) count=1",
+            "0.270000 tap recognized f1 (55.00,50.00) count=1",
+            "0.480000 tap recognized f1 (55.00,50.00) count=2",
+            "0.690000 tap recognized f2 (55.00,50.00) count=1",
+            "0.900000 tap recognized f2 (55.00,50.00) count=2",
+        ])
+        try h.expectNothingPending()
+    }
+
+    /// The finger count is the tap's whole: a second finger landing late in the next tap makes
+    /// it a two-finger tap, which continues a two-finger series.
+    @Test func tapCountComparesEachTapsFingersAtItsLift() throws {
+        var h = try GestureHarness()
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down(0, at: p(50, 50)); h.wait(30); h.down(1, at: p(60, 50)); h.wait(30); h.up([0, 1])
+        expectLog(h, [
+            "0.060000 tap recognized f2 (55.00,50.00) count=1",
+            "0.270000 tap recognized f2 (55.00,50.00) count=2",
+        ])
+        try h.expectNothingPending()
+    }
+
+    /// A double tap (`taps = 2`) needs two taps with the same fingers: a two-finger tap then a
+    /// one-finger tap is no double tap; the one-finger tap starts the series a next one ends.
+    @Test func doubleTapNeedsTheSameFingersTwice() throws {
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "doubleTap", kind: .tap(.with(taps: 2)))]), explain: true)
+        h.down([(0, p(50, 50)), (1, p(60, 50))]); h.wait(60); h.up([0, 1]); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0); h.wait(150)
+        h.down(0, at: p(55, 50)); h.wait(60); h.up(0)
+        expectLog(h, [
+            "0.060000 explain held doubleTap: keeps the arena open for a next tap",
+            "0.270000 explain held doubleTap: keeps the arena open for a next tap",
+            "0.480000 explain won doubleTap: lifted after 60.0 ms ≤ 300.0 ms (margin 240.0 ms)",
+            "0.480000 tap recognized [doubleTap] f1 (55.00,50.00) count=2",
+        ])
+        try h.expectNothingPending()
+    }
 }
 
 @Suite struct LongPressTests {
     @Test func longPressBeginsAt500msChangesAndEnds() throws {
-        var h = GestureHarness(rate: 60)
+        var h = try GestureHarness(rate: 60)
         h.down(0, at: p(50, 50))
         h.wait(600)
         h.move(0, to: p(60, 50), over: 50)
@@ -104,7 +153,7 @@ import TouchlineTesting
     }
 
     @Test func longPressFailsWhenMovedBeforeItsTime() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters()))]), rate: 60, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters()))]), rate: 60, explain: true)
         h.down(0, at: p(50, 50))
         h.wait(200)
         h.move(0, to: p(55, 50), over: 50)
@@ -117,7 +166,7 @@ import TouchlineTesting
     }
 
     @Test func longPressFailsWhenLiftedEarly() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters()))]), explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters()))]), explain: true)
         h.down(0, at: p(50, 50))
         h.wait(450)
         h.up(0)
@@ -128,7 +177,7 @@ import TouchlineTesting
     }
 
     @Test func longPressCancelledWithItsContact() throws {
-        var h = GestureHarness()
+        var h = try GestureHarness()
         h.down(0, at: p(50, 50))
         h.wait(700)
         h.cancel([0])
@@ -142,7 +191,7 @@ import TouchlineTesting
 
 @Suite struct PanTests {
     @Test func panBeginsAtSlopWithTranslationAndVelocity() throws {
-        var h = GestureHarness(rate: 60)
+        var h = try GestureHarness(rate: 60)
         h.down(0, at: p(50, 50))
         h.move(0, to: p(50, 70), over: 200)
         h.wait(100)
@@ -176,7 +225,7 @@ import TouchlineTesting
     }
 
     @Test func panFailsBelowSlop() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "pan", kind: .pan(PanParameters()))]), rate: 60, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "pan", kind: .pan(PanParameters()))]), rate: 60, explain: true)
         h.down(0, at: p(50, 50))
         h.move(0, to: p(52, 50), over: 100)
         h.up(0)
@@ -187,7 +236,7 @@ import TouchlineTesting
     }
 
     @Test func twoFingerPanReportsFingers() throws {
-        var h = GestureHarness(rate: 30)
+        var h = try GestureHarness(rate: 30)
         h.down([(0, p(50, 50)), (1, p(80, 50))])
         h.move([(0, p(50, 20)), (1, p(80, 20))], over: 300)
         h.up([0, 1])
@@ -210,7 +259,7 @@ import TouchlineTesting
 
 @Suite struct SwipeTests {
     @Test func quickStrokeIsASwipeWithDirection() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 60)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 60)
         h.down(0, at: p(100, 50))
         h.move(0, to: p(60, 55), over: 100)
         h.up(0)
@@ -221,7 +270,7 @@ import TouchlineTesting
     }
 
     @Test func slowStrokeIsNoSwipe() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 30, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 30, explain: true)
         h.down(0, at: p(100, 50))
         h.move(0, to: p(100, 70), over: 400)
         h.up(0)
@@ -232,7 +281,7 @@ import TouchlineTesting
     }
 
     @Test func diagonalStrokeIsNoSwipe() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 60, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 60, explain: true)
         h.down(0, at: p(100, 50))
         h.move(0, to: p(130, 80), over: 100)
         h.up(0)
@@ -243,7 +292,7 @@ import TouchlineTesting
     }
 
     @Test func strokeLongerThan500msIsNoSwipe() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 10, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()))]), rate: 10, explain: true)
         h.down(0, at: p(100, 50))
         h.move(0, to: p(100, 110), over: 600)
         h.up(0)
@@ -254,7 +303,7 @@ import TouchlineTesting
     }
 
     @Test func twoFingerSwipeDown() throws {
-        var h = GestureHarness(rate: 60)
+        var h = try GestureHarness(rate: 60)
         h.down([(0, p(90, 20)), (1, p(110, 20))])
         h.move([(0, p(90, 70)), (1, p(110, 70))], over: 150)
         h.up([0, 1])
@@ -277,7 +326,7 @@ import TouchlineTesting
 
 @Suite struct EdgeSwipeTests {
     @Test func fromTheRightEdgeInward() throws {
-        var h = GestureHarness(rate: 60)
+        var h = try GestureHarness(rate: 60)
         h.down(0, at: p(198.5, 60))
         h.move(0, to: p(170, 60), over: 150)
         h.up(0)
@@ -298,7 +347,7 @@ import TouchlineTesting
     }
 
     @Test func awayFromTheEdgeIsAPan() throws {
-        var h = GestureHarness(rate: 60, explain: true)
+        var h = try GestureHarness(rate: 60, explain: true)
         h.down(0, at: p(190, 60))
         h.move(0, to: p(170, 60), over: 150)
         h.up(0)
@@ -326,7 +375,7 @@ import TouchlineTesting
     }
 
     @Test func alongTheEdgeFails() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe(EdgeSwipeParameters()))]), rate: 60, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe(EdgeSwipeParameters()))]), rate: 60, explain: true)
         h.down(0, at: p(1, 60))
         h.move(0, to: p(2, 80), over: 150)
         h.up(0)
@@ -339,7 +388,7 @@ import TouchlineTesting
 
 @Suite struct PinchTests {
     @Test func spreadingIsAPinchWithScale() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30)
         h.down([(0, p(90, 60)), (1, p(110, 60))])
         h.move([(0, p(80, 60)), (1, p(120, 60))], over: 200)
         h.up([0, 1])
@@ -355,7 +404,7 @@ import TouchlineTesting
     }
 
     @Test func smallSpreadIsNoPinch() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30, explain: true)
         h.down([(0, p(90, 60)), (1, p(110, 60))])
         h.move([(0, p(88, 60)), (1, p(112, 60))], over: 100)
         h.up([0, 1])
@@ -366,7 +415,7 @@ import TouchlineTesting
     }
 
     @Test func pinchOfCloseFingersHasNoMinimumSpan() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30)
         h.down([(0, p(98, 60)), (1, p(102, 60))])
         h.move([(0, p(94, 60)), (1, p(106, 60))], over: 100)
         h.up([0, 1])
@@ -379,7 +428,7 @@ import TouchlineTesting
     }
 
     @Test func pinchEndsWhenOneOfTwoFingersLifts() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()))]), rate: 30)
         h.down([(0, p(80, 60)), (1, p(120, 60))])
         h.move([(0, p(90, 60)), (1, p(110, 60))], over: 100)
         h.up(1)
@@ -397,7 +446,7 @@ import TouchlineTesting
 
 @Suite struct RotateTests {
     @Test func turningClockwiseIsPositive() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()))]), rate: 30)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()))]), rate: 30)
         h.down([(0, p(80, 60)), (1, p(120, 60))])
         h.turn(about: p(100, 60), by: 0.5, over: 200)
         h.up([0, 1])
@@ -412,7 +461,7 @@ import TouchlineTesting
     }
 
     @Test func turningCounterClockwiseIsNegative() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()))]), rate: 30)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()))]), rate: 30)
         h.down([(0, p(80, 60)), (1, p(120, 60))])
         h.turn(about: p(100, 60), by: -0.3, over: 100)
         h.up([0, 1])
@@ -425,7 +474,7 @@ import TouchlineTesting
     }
 
     @Test func smallTurnIsNoRotation() throws {
-        var h = GestureHarness(configuration: .only([RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()))]), rate: 30, explain: true)
+        var h = try GestureHarness(configuration: .only([RecognizerSpec(name: "rotate", kind: .rotate(RotateParameters()))]), rate: 30, explain: true)
         h.down([(0, p(80, 60)), (1, p(120, 60))])
         h.turn(about: p(100, 60), by: 0.1, over: 100)
         h.up([0, 1])

@@ -56,7 +56,7 @@ import TouchlineTesting
     /// The events of `frames` replayed whole, and by a driver copied after the first `split`
     /// frames, then by the copy and by its original. The copy runs first, so a change it made in
     /// shared storage would show in the original.
-    static func replayWithCopy(_ frames: [TouchFrame], copiedAfter split: Int, surface: Size)
+    static func replayWithCopy(_ frames: [TouchFrame], copiedAfter split: Int, surface: Size) throws
         -> (expected: [String], copy: [String], original: [String]) {
         func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
             var out: [String] = []
@@ -64,9 +64,9 @@ import TouchlineTesting
             driver.finish { out.append($0.json) }
             return out
         }
-        var whole = ReplayDriver(configuration: .default, surface: surface)
+        var whole = try ReplayDriver(configuration: .default, surface: surface)
         let expected = lines(&whole, frames[...])
-        var original = ReplayDriver(configuration: .default, surface: surface)
+        var original = try ReplayDriver(configuration: .default, surface: surface)
         var before: [String] = []
         for f in frames[..<split] { original.feed(f) { before.append($0.json) } }
         var copy = original
@@ -75,7 +75,7 @@ import TouchlineTesting
         return (expected, before + copyRest, before + originalRest)
     }
 
-    @Test func aCopyTakenMidGestureGoesOnAlone() {
+    @Test func aCopyTakenMidGestureGoesOnAlone() throws {
         var script = TouchScript(rate: 120)
         script.down([(0, Point(x: 80, y: 60)), (1, Point(x: 120, y: 60))])
         script.turn(about: Point(x: 100, y: 60), by: 0.8, scale: 1.4, over: 300)
@@ -85,7 +85,7 @@ import TouchlineTesting
         script.up(2)
         script.wait(400)
         let frames = script.frames
-        let run = Self.replayWithCopy(frames, copiedAfter: frames.count / 2, surface: script.surface)
+        let run = try Self.replayWithCopy(frames, copiedAfter: frames.count / 2, surface: script.surface)
         #expect(run.copy == run.expected)
         #expect(run.original == run.expected)
         #expect(run.expected.contains { $0.contains("\"rotate\"") }, "the script should turn: \(run.expected)")
@@ -93,14 +93,14 @@ import TouchlineTesting
 
     /// The copy's first frame fires a deadline (the long press's) before it is processed: the
     /// deadline, too, must change only the copy.
-    @Test func aCopyTakenWithADeadlinePendingGoesOnAlone() {
+    @Test func aCopyTakenWithADeadlinePendingGoesOnAlone() throws {
         var script = TouchScript(rate: 120)
         script.down(0, at: Point(x: 60, y: 60))
         script.wait(800)
         script.up(0)
         let frames = script.frames
         #expect(frames.count == 2, "a finger held still makes no frames in between: \(frames.count)")
-        let run = Self.replayWithCopy(frames, copiedAfter: 1, surface: script.surface)
+        let run = try Self.replayWithCopy(frames, copiedAfter: 1, surface: script.surface)
         #expect(run.copy == run.expected)
         #expect(run.original == run.expected)
         #expect(run.expected.first?.contains("\"longPress\"") == true, "the hold should be a long press: \(run.expected)")

@@ -109,12 +109,12 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
         var lines: [String] = []
         for recording in Golden.recordings {
             let trace = try assemble(path: Paths.recordings.appendingPathComponent(recording).path)
-            lines += GestureHarness.replay(trace.frames, surface: trace.surface, explain: true).map(\.json)
+            lines += try GestureHarness.replay(trace.frames, surface: trace.surface, explain: true).map(\.json)
         }
         lines += try replayTrace("xorg-integration-tests/n4.events", explain: true).1.map(\.json)
         for seed in Seeds.cases(30, base: 0x5C4E_0001) {
             let s = randomScript(seed: seed)
-            lines += GestureHarness.replay(s.frames, surface: s.surface, explain: true).map(\.json)
+            lines += try GestureHarness.replay(s.frames, surface: s.surface, explain: true).map(\.json)
         }
         return lines
     }

@@ -75,7 +75,7 @@ func assemble(path: String) throws -> AssembledTrace {
 
 func replayTrace(_ relative: String, configuration: GraphConfiguration = .default, explain: Bool = false) throws -> (AssembledTrace, [GestureEvent]) {
     let trace = try assemble(path: Paths.sharedTraces.appendingPathComponent(relative).path)
-    return (trace, GestureHarness.replay(trace.frames, configuration: configuration, surface: trace.surface, explain: explain))
+    return (trace, try GestureHarness.replay(trace.frames, configuration: configuration, surface: trace.surface, explain: explain))
 }
 
 /// Gesture lines without the continuous `changed` ones, for a readable overview.

@@ -51,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
         ) { benchmark in
             let motion = MovingContacts(fingers: fingers)
             var (ring, assembler) = motion.frameRing()
-            var graph = GestureGraph(configuration: .default, surface: assembler.geometry.size)
+            var graph = try GestureGraph(configuration: .default, surface: assembler.geometry.size)
             var emitted = 0
             // Put the fingers down and let every recognizer reach its steady state first.
             for e in motion.downEvents(at: .zero) where assembler.feed(e) {

@@ -21,7 +21,7 @@ public enum BenchReplay {
     public static func run(_ bytes: [UInt8], name: String) throws -> (events: Int, lines: Int, bytes: Int) {
         var reader = try reader(bytes, name: name)
         var assembler = FrameAssembler(device: reader.devices[0])
-        var driver = ReplayDriver(configuration: .default, surface: assembler.geometry.size)
+        var driver = try ReplayDriver(configuration: .default, surface: assembler.geometry.size)
         var json = JSONWriter(capacity: 4096)
         var events = 0, lines = 0, written = 0
         while let e = try reader.next() {

@@ -124,7 +124,7 @@ for fingers in [1, 2, 10] {
     // events, each written as JSON.
     do {
         var assembler = FrameAssembler(device: SyntheticPanel.device)
-        var graph = GestureGraph(configuration: .default, surface: assembler.geometry.size)
+        var graph = try GestureGraph(configuration: .default, surface: assembler.geometry.size)
         var json = JSONWriter(capacity: 4096)
         var lines = 0
         var written = 0

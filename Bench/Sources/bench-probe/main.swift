@@ -58,7 +58,7 @@ case "graph", "assembler":
     let motion = MovingContacts(fingers: fingers)
     if args[1] == "graph" {
         var (ring, assembler) = motion.frameRing()
-        var graph = GestureGraph(configuration: .default, surface: assembler.geometry.size)
+        var graph = try GestureGraph(configuration: .default, surface: assembler.geometry.size)
         for e in motion.downEvents(at: .zero) where assembler.feed(e) { graph.process(assembler.frame) { _ in } }
         var t = ring.last!.time.microseconds
         _ = measuredGraph(&graph, &ring, &t, frames: 4 * ring.count)

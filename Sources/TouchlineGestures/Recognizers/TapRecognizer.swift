@@ -1,19 +1,25 @@
 import TouchlineCore
 
 /// Tap: N fingers down and up within `maxDuration`, none moving more than `slop`; taps within
-/// `multiTapInterval` (lift to next down) and `multiTapDistance` of each other count up.
-/// Diagram: docs/gestures.md#tap.
+/// `multiTapInterval` (lift to next down) and `multiTapDistance` of each other, with the same
+/// number of fingers, count up. Diagram: docs/gestures.md#tap.
 public struct TapRecognizer: Hashable, Sendable {
     /// A finished tap, remembered to count the next one.
     public struct Series: Hashable, Sendable {
         public var count: Int
         public var lift: Timestamp
         public var position: Point
+        /// The tap's fingers: only a tap with as many continues the series.
+        public var fingers: Int
     }
 
     public struct Touch: Hashable, Sendable {
         public var start: Timestamp
+        /// The count this tap gets if it continues the series (1 when it starts one).
         public var count: Int
+        /// Fingers of the series' last tap, which this one must match to count up (its own
+        /// fingers are only known at the last lift: fingers land over several frames).
+        public var seriesFingers: Int
         public var fingers: Int
         public var position: Point
         public var travel: Double
@@ -79,8 +85,9 @@ public struct TapRecognizer: Hashable, Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle(series), .contactDown(s)):
-            let count = continues(series, at: s.time, s.centroid) ? series!.count + 1 : 1
-            state = .touching(Touch(start: s.time, count: count, fingers: s.present, position: s.centroid, travel: s.maxTravel))
+            let previous = continues(series, at: s.time, s.centroid) ? series : nil
+            state = .touching(Touch(start: s.time, count: (previous?.count ?? 0) + 1, seriesFingers: previous?.fingers ?? 0,
+                                    fingers: s.present, position: s.centroid, travel: s.maxTravel))
             return checkFingers()
 
         case (.touching(var touch), .contactDown(let s)):
@@ -101,13 +108,16 @@ public struct TapRecognizer: Hashable, Sendable {
         case (.touching(let touch), .contactLifted(let s)):
             if s.remaining > 0 { return .none }
             let duration = s.time - touch.start
-            let tap = Tap(series: Series(count: touch.count, lift: s.time, position: touch.position), fingers: touch.fingers, duration: duration)
+            // A tap with another number of fingers than the one before starts a new series: a
+            // two-finger tap then a one-finger tap are two single taps, not a double tap.
+            let count = touch.fingers == touch.seriesFingers ? touch.count : 1
+            let tap = Tap(series: Series(count: count, lift: s.time, position: touch.position, fingers: touch.fingers), fingers: touch.fingers, duration: duration)
             let (minimum, maximum) = fingerRange
             if touch.fingers < minimum || touch.fingers > maximum {
                 state = .idle(series: nil)
                 return .fail(.fingers(count: touch.fingers, minimum: minimum, maximum: maximum))
             }
-            if parameters.eager || touch.count >= parameters.taps {
+            if parameters.eager || count >= parameters.taps {
                 state = .claimed(tap)
                 return .claim(.within("lifted after", value: duration.milliseconds, limit: parameters.maxDuration.milliseconds, .milliseconds))
             }
@@ -124,7 +134,8 @@ public struct TapRecognizer: Hashable, Sendable {
 
         case let (.waitingForNextTap(tap), .contactDown(s)):
             if continues(tap.series, at: s.time, s.centroid) {
-                state = .touching(Touch(start: s.time, count: tap.series.count + 1, fingers: s.present, position: s.centroid, travel: s.maxTravel))
+                state = .touching(Touch(start: s.time, count: tap.series.count + 1, seriesFingers: tap.series.fingers,
+                                        fingers: s.present, position: s.centroid, travel: s.maxTravel))
                 return checkFingers()
             }
             state = .idle(series: nil)

@@ -1,0 +1,296 @@
+import TouchlineCore
+
+// The rules a graph configuration must meet before a graph is built from it
+// (docs/config.md#validation). The limits are generous on purpose: they reject what cannot
+// work or cannot be meant (a negative slop, a tap of zero duration, a 10 km margin, a name
+// that would fill a terminal), never a tuning someone might want.
+
+extension GraphConfiguration {
+    /// The documented limits of docs/config.md#validation.
+    public enum Limits {
+        /// Longest target or recognizer name, in bytes of UTF-8 (names travel in every event).
+        public static let nameBytes = 64
+        /// Longest duration a parameter may hold; durations must also be positive (a tap of
+        /// 0 ms or a velocity measured over no time cannot happen).
+        public static let longestDuration = Interval.milliseconds(60_000)
+        /// Largest distance a parameter or a target in mm may hold: the widest panel Touchline
+        /// believes (device descriptions outside roughly 20 mm…3 m get a fallback). Distances
+        /// may be 0 (no slop, no minimum).
+        public static let longestDistance = 3_000.0
+        /// Largest speed, mm/s: 10 m/s, about twice the fastest flick.
+        public static let highestSpeed = 10_000.0
+        /// Largest `swipe.maximumAngle`, degrees: the angle from the nearest axis is never more
+        /// than 45°, so a larger limit means nothing.
+        public static let widestSwipeAngle = 45.0
+        /// Largest `rotate.minimumAngle`, degrees.
+        public static let widestRotateAngle = 180.0
+        /// Most fingers a recognizer may ask for: the contacts a graph tracks at once.
+        public static let mostFingers = GestureGraph.contactCapacity
+        /// Most taps in a series.
+        public static let mostTaps = 64
+    }
+
+    /// Checks everything docs/config.md#validation lists, in declaration order (targets, then
+    /// recognizers, then `requiresFailureOf` cycles), and throws the first problem found.
+    public func validate() throws(GraphConfigurationError) {
+        _ = try resolve()
+    }
+
+    /// `validate()` for a parser: the problem as a `ConfigError` naming `file` and the line its
+    /// subject was declared on (`targetLines[k]` for target k, `recognizerLines[k]` for
+    /// recognizer k; 0 when not given).
+    public func validated(file: String, targetLines: [Int] = [], recognizerLines: [Int] = []) throws(ConfigError) -> GraphConfiguration {
+        do {
+            try validate()
+        } catch {
+            let lines: [Int]
+            switch error.subject.kind {
+            case .graph: lines = []
+            case .target: lines = targetLines
+            case .recognizer: lines = recognizerLines
+            }
+            let k = error.subject.index
+            throw error.configError(file: file, line: k >= 0 && k < lines.count ? lines[k] : 0)
+        }
+        return self
+    }
+
+    /// The references resolved to indices, for `GestureGraph.init`.
+    struct Resolved {
+        /// Recognizer i's target index.
+        var targetOf: [Int]
+        /// Recognizer i's `simultaneousWith`, as indices.
+        var simultaneousWith: [[Int]]
+        /// Recognizer i's `requiresFailureOf`, as indices.
+        var requiresFailureOf: [[Int]]
+    }
+
+    /// Validates and resolves every name to its index.
+    func resolve() throws(GraphConfigurationError) -> Resolved {
+        typealias E = GraphConfigurationError
+        if targets.isEmpty {
+            throw E(.count, .graph, key: nil, "a graph needs at least one target (GraphConfiguration.default has one, the whole surface)")
+        }
+        var targetIndex: [String: Int] = [:]
+        for (k, t) in targets.enumerated() {
+            let subject = E.Subject.target(t.name, k)
+            try Self.checkName(t.name, subject)
+            if let first = targetIndex[t.name] {
+                throw E(.duplicate, subject, key: "name", "target \(E.quoted(t.name)) is declared twice (targets \(first + 1) and \(k + 1)); give each a unique name")
+            }
+            targetIndex[t.name] = k
+            try Self.checkRect(t, subject)
+        }
+
+        if recognizers.count > GraphConfiguration.maximumRecognizers {
+            throw E(.count, .graph, key: nil, "a graph holds at most \(GraphConfiguration.maximumRecognizers) recognizers, this one has \(recognizers.count)")
+        }
+        var recognizerIndex: [String: Int] = [:]
+        var targetOf: [Int] = []
+        targetOf.reserveCapacity(recognizers.count)
+        for (k, r) in recognizers.enumerated() {
+            let subject = E.Subject.recognizer(r.name, k)
+            try Self.checkName(r.name, subject)
+            if let first = recognizerIndex[r.name] {
+                throw E(.duplicate, subject, key: "name", "recognizer \(E.quoted(r.name)) is declared twice (recognizers \(first + 1) and \(k + 1)); give each a unique name")
+            }
+            recognizerIndex[r.name] = k
+            guard let t = targetIndex[r.target] else {
+                throw E(.reference, subject, key: "target", "recognizer \(E.quoted(r.name)) names target \(E.quoted(r.target)), which is not declared; targets: \(Self.list(targets.map(\.name)))")
+            }
+            targetOf.append(t)
+            try Self.checkParameters(r.kind, subject)
+        }
+
+        func indices(_ key: String, _ names: [String], of k: Int) throws(E) -> [Int] {
+            let r = recognizers[k]
+            let subject = E.Subject.recognizer(r.name, k)
+            var out: [Int] = []
+            for other in names {
+                guard let j = recognizerIndex[other] else {
+                    throw E(.reference, subject, key: key, "recognizer \(E.quoted(r.name)) names recognizer \(E.quoted(other)) in \(key), which is not declared; recognizers: \(Self.list(recognizers.map(\.name)))")
+                }
+                if j == k && key == "requiresFailureOf" {
+                    throw E(.cycle, subject, key: key, "recognizer \(E.quoted(r.name)) requires its own failure (\(r.name) → \(r.name)), so it would wait for ever; remove it from its requiresFailureOf")
+                }
+                if j == k {
+                    throw E(.reference, subject, key: key, "recognizer \(E.quoted(r.name)) names itself in \(key); a recognizer is always simultaneous with itself")
+                }
+                if targetOf[j] != targetOf[k] {
+                    throw E(.crossTarget, subject, key: key, "recognizer \(E.quoted(r.name)) (target \(E.quoted(r.target))) names recognizer \(E.quoted(other)) (target \(E.quoted(recognizers[j].target))) in \(key); arenas are per target, so a relation holds only between recognizers of one target")
+                }
+                out.append(j)
+            }
+            return out
+        }
+        var simultaneous: [[Int]] = []
+        var requires: [[Int]] = []
+        for k in recognizers.indices {
+            simultaneous.append(try indices("simultaneousWith", recognizers[k].simultaneousWith, of: k))
+            requires.append(try indices("requiresFailureOf", recognizers[k].requiresFailureOf, of: k))
+        }
+        if let cycle = Self.firstCycle(requires) {
+            let path = (cycle + [cycle[0]]).map { recognizers[$0].name }.joined(separator: " → ")
+            let first = recognizers[cycle[0]]
+            throw E(.cycle, .recognizer(first.name, cycle[0]), key: "requiresFailureOf", "requiresFailureOf makes recognizers wait for each other's failure for ever: \(path); remove one of these relations")
+        }
+        return Resolved(targetOf: targetOf, simultaneousWith: simultaneous, requiresFailureOf: requires)
+    }
+
+    /// The first cycle of the "requires the failure of" relation, as recognizer indices
+    /// starting from its earliest declared member; nil when there is none. Depth first, in
+    /// declaration order, so the answer does not depend on anything but the configuration.
+    static func firstCycle(_ requires: [[Int]]) -> [Int]? {
+        // 0 unvisited, 1 on the current path, 2 done.
+        var mark = Array(repeating: 0, count: requires.count)
+        var path: [Int] = []
+        // Iterative, so that a long chain cannot overflow the stack: (node, next edge).
+        var stack: [(node: Int, edge: Int)] = []
+        for start in requires.indices where mark[start] == 0 {
+            stack.append((start, 0))
+            mark[start] = 1
+            path.append(start)
+            while let top = stack.last {
+                if top.edge < requires[top.node].count {
+                    stack[stack.count - 1].edge += 1
+                    let next = requires[top.node][top.edge]
+                    if mark[next] == 1, let from = path.firstIndex(of: next) {
+                        let cycle = Array(path[from...])
+                        // Rotate to start at the earliest declared member.
+                        let lowest = cycle.indices.min { cycle[$0] < cycle[$1] } ?? 0
+                        return Array(cycle[lowest...] + cycle[..<lowest])
+                    }
+                    if mark[next] == 0 {
+                        mark[next] = 1
+                        path.append(next)
+                        stack.append((next, 0))
+                    }
+                } else {
+                    mark[top.node] = 2
+                    path.removeLast()
+                    stack.removeLast()
+                }
+            }
+        }
+        return nil
+    }
+
+    static func checkName(_ name: String, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
+        let what = subject.kind.rawValue
+        if name.isEmpty {
+            throw GraphConfigurationError(.name, subject, key: "name", "a \(what)'s name cannot be empty (\(what) \(subject.index + 1))")
+        }
+        if name.utf8.count > Limits.nameBytes {
+            throw GraphConfigurationError(.name, subject, key: "name", "\(what) name \(GraphConfigurationError.quoted(name, length: false)) is \(name.utf8.count) bytes; a name is at most \(Limits.nameBytes) bytes of UTF-8")
+        }
+        if let bad = name.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            throw GraphConfigurationError(.name, subject, key: "name", "\(what) name \(GraphConfigurationError.quoted(name)) holds the control character U+\(hex4(bad.value)); a name holds no control characters")
+        }
+    }
+
+    static func checkRect(_ t: TargetSpec, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
+        let limit = t.units == .normalized ? 1.0 : Limits.longestDistance
+        let unit = t.units == .normalized ? "" : " mm"
+        let r = t.rect
+        let shown = "[\(number(r.x)), \(number(r.y)), \(number(r.width)), \(number(r.height))]"
+        let expected = "x and y within -\(number(limit))…\(number(limit))\(unit), width and height greater than 0 and at most \(number(limit))\(unit)"
+        let fine = [r.x, r.y].allSatisfy { $0.isFinite && abs($0) <= limit }
+            && [r.width, r.height].allSatisfy { $0.isFinite && $0 > 0 && $0 <= limit }
+        if !fine {
+            throw GraphConfigurationError(.range, subject, key: "rect", "target \(GraphConfigurationError.quoted(t.name)) has rect \(shown) (\(t.units.rawValue)); expected \(expected)")
+        }
+    }
+
+    static func checkParameters(_ kind: RecognizerKind, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
+        let kindName = kind.gesture.name.description
+        func fail(_ key: String, _ found: String, _ expected: String) -> GraphConfigurationError {
+            GraphConfigurationError(.range, subject, key: key, "\(subject) (\(kindName)): \(key) is \(found); expected \(expected)")
+        }
+        func duration(_ key: String, _ d: Interval) throws(GraphConfigurationError) {
+            guard d.microseconds > 0 && d <= Limits.longestDuration else {
+                throw fail(key, milliseconds(d), "more than 0 ms and at most \(milliseconds(Limits.longestDuration))")
+            }
+        }
+        func distance(_ key: String, _ d: Double) throws(GraphConfigurationError) {
+            guard d.isFinite && d >= 0 && d <= Limits.longestDistance else {
+                throw fail(key, "\(number(d)) mm", "0…\(number(Limits.longestDistance)) mm")
+            }
+        }
+        func fingers(_ key: String, _ n: Int, anyAllowed: Bool) throws(GraphConfigurationError) {
+            let lowest = anyAllowed ? 0 : 1
+            guard n >= lowest && n <= Limits.mostFingers else {
+                throw fail(key, "\(n)", "\(lowest)…\(Limits.mostFingers)\(anyAllowed ? " (0: any number)" : "")")
+            }
+        }
+        func window(_ d: Interval) throws(GraphConfigurationError) { try duration("velocityWindow", d) }
+        switch kind {
+        case let .tap(p):
+            try fingers("fingers", p.fingers, anyAllowed: true)
+            guard p.taps >= 1 && p.taps <= Limits.mostTaps else { throw fail("taps", "\(p.taps)", "1…\(Limits.mostTaps)") }
+            try duration("maxDuration", p.maxDuration)
+            try distance("slop", p.slop)
+            try duration("multiTapInterval", p.multiTapInterval)
+            try distance("multiTapDistance", p.multiTapDistance)
+        case let .longPress(p):
+            try fingers("fingers", p.fingers, anyAllowed: true)
+            try duration("minimumDuration", p.minimumDuration)
+            try distance("slop", p.slop)
+        case let .pan(p):
+            try fingers("minimumFingers", p.minimumFingers, anyAllowed: false)
+            try fingers("maximumFingers", p.maximumFingers, anyAllowed: false)
+            guard p.minimumFingers <= p.maximumFingers else {
+                throw GraphConfigurationError(.minimumAboveMaximum, subject, key: "minimumFingers",
+                    "\(subject) (\(kindName)): minimumFingers \(p.minimumFingers) is more than maximumFingers \(p.maximumFingers); expected minimumFingers ≤ maximumFingers")
+            }
+            try distance("slop", p.slop)
+            try window(p.velocityWindow)
+        case let .swipe(p):
+            try fingers("fingers", p.fingers, anyAllowed: true)
+            try distance("minimumDistance", p.minimumDistance)
+            guard p.minimumVelocity.isFinite && p.minimumVelocity >= 0 && p.minimumVelocity <= Limits.highestSpeed else {
+                throw fail("minimumVelocity", "\(number(p.minimumVelocity)) mm/s", "0…\(number(Limits.highestSpeed)) mm/s")
+            }
+            guard p.maximumAngle.isFinite && p.maximumAngle > 0 && p.maximumAngle <= Limits.widestSwipeAngle else {
+                throw fail("maximumAngle", "\(number(p.maximumAngle))°", "more than 0° and at most \(number(Limits.widestSwipeAngle))° (the angle from the nearest axis)")
+            }
+            try duration("maximumDuration", p.maximumDuration)
+        case let .edgeSwipe(p):
+            try distance("margin", p.margin)
+            try distance("slop", p.slop)
+            try window(p.velocityWindow)
+        case let .pinch(p):
+            try distance("minimumSpanChange", p.minimumSpanChange)
+            try window(p.velocityWindow)
+        case let .rotate(p):
+            guard p.minimumAngle.isFinite && p.minimumAngle >= 0 && p.minimumAngle <= Limits.widestRotateAngle else {
+                throw fail("minimumAngle", "\(number(p.minimumAngle))°", "0…\(number(Limits.widestRotateAngle))°")
+            }
+            try distance("minimumTravel", p.minimumTravel)
+            try window(p.velocityWindow)
+        }
+    }
+
+    /// A number as a message shows it: "3", "2.5", "-1", "nan", "inf".
+    static func number(_ d: Double) -> String {
+        if d.isNaN { return "nan" }
+        if d.isInfinite { return d < 0 ? "-inf" : "inf" }
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return String(d)
+    }
+
+    static func milliseconds(_ d: Interval) -> String {
+        let us = d.microseconds
+        return us % 1000 == 0 ? "\(us / 1000) ms" : formatFixed(us, decimals: 3) + " ms"
+    }
+
+    static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    /// Names for a "declared: …" list, each shortened, at most ten.
+    static func list(_ names: [String]) -> String {
+        let shown = names.prefix(10).map { GraphConfigurationError.quoted($0) }.joined(separator: ", ")
+        return names.count > 10 ? shown + ", … (\(names.count) in all)" : shown
+    }
+}

@@ -94,7 +94,9 @@ struct Replay: ParsableCommand {
         // and fingers still down are cancelled, so every began has its end.
         if !frames {
             if drivers.count > 1 { fireDeadlines(&drivers, before: nil, emit: emit) }
-            for index in drivers.indices { drivers[index].finish(emit: emit) }
+            // Each device ends at its own last time: the earliest first, so the output stays in time order.
+            let order = drivers.indices.sorted { (drivers[$0].time ?? .zero, $0) < (drivers[$1].time ?? .zero, $1) }
+            for index in order { drivers[index].finish(emit: emit) }
         }
         out.flush()
         if let failure { throw failure }

@@ -98,7 +98,8 @@ extension TraceReader {
     /// reader's source is re-readable.
     mutating func readAllDevices(reopen: () throws -> any ByteSource) throws {
         guard format == .libinputRecord, merge == nil, deviceLimit == .max, let first = pending else { return }
-        if header.declaredDevices == 1 { return }
+        // All devices known already: `ndevices: 1`, or the first event is the last device's.
+        if let declared = header.declaredDevices, header.devices.count == declared { return }
         let firstDevice = first.device
         var lanes: [DeviceMerge.Lane] = []
         var all: [DeviceDescription]

@@ -161,6 +161,18 @@ import TouchlineCore
         #expect(r.error?.message.contains("'ndevices: 1'") == true)
     }
 
+    /// When the first event is the last declared device's, every device is known: it streams,
+    /// even from a pipe with nothing held.
+    @Test func theLastDeviceAloneWithEventsStreams() throws {
+        let sections = [Section(name: "idle", rows: []), Self.overlapping[2]]
+        var options = TraceReaderOptions()
+        options.maxBufferedEvents = 0
+        let r = Self.read(Self.recording(ndevices: 2, sections), rereadable: false, options: options)
+        #expect(r.error == nil, "\(String(describing: r.error))")
+        #expect(r.devices.map(\.name) == ["idle", "third"])
+        #expect(values(r.events) == ["1:4", "1:5", "1:6"])
+    }
+
     /// From a pipe, the devices before the last are held in memory up to a cap; the last
     /// streams when `ndevices` says which it is.
     @Test func aPipeHoldsAtMostTheCap() {

@@ -29,37 +29,62 @@ struct DeviceMerge {
         var reader: TraceReader?
         /// ...or its events held in memory, and the error that ended them.
         var held: [InputEvent] = []
-        var nextHeld = 0
         var heldError: TraceError?
-        var head: InputEvent?
-        var line = 0
     }
 
-    var lanes: [Lane]
-    var order: TraceReaderOptions.DeviceOrder
+    // Per lane, in device order. Kept in separate arrays so that the per-event pick reads the
+    // heads without copying a reader (a reader read out of an array is a copy of the whole
+    // struct: it showed as a third of the time).
+    private var devices: [Int]
+    private var heads: [InputEvent?]
+    /// The lane's index in `readers`, or -1 for a held lane.
+    private var readerIndex: [Int]
+    private var readers: [TraceReader]
+    private var held: [[InputEvent]]
+    private var nextHeld: [Int]
+    private var heldErrors: [TraceError?]
+    private let order: TraceReaderOptions.DeviceOrder
     /// The lane whose head was returned last, to be read on before the next pick (-2: all of
     /// them, before the first).
     private var refill = -2
-    /// The line of the last event returned (for held events, where their section ended).
-    private(set) var lineNumber = 0
+    private var last = -1
+
+    /// The line of the last event returned (for a held event, its device's last line read).
+    var lineNumber: Int {
+        guard last >= 0, readerIndex[last] >= 0 else { return heldLine }
+        return readers[readerIndex[last]].scanner.lineNumber
+    }
+    /// Where holding ended.
+    var heldLine = 0
 
     init(lanes: [Lane], order: TraceReaderOptions.DeviceOrder) {
-        self.lanes = lanes
         self.order = order
+        devices = lanes.map(\.device)
+        heads = Array(repeating: nil, count: lanes.count)
+        readers = lanes.compactMap(\.reader)
+        var n = 0
+        readerIndex = lanes.map { lane in
+            guard lane.reader != nil else { return -1 }
+            n += 1
+            return n - 1
+        }
+        held = lanes.map(\.held)
+        nextHeld = Array(repeating: 0, count: lanes.count)
+        heldErrors = lanes.map(\.heldError)
     }
 
     private mutating func fill(_ i: Int) throws(TraceError) {
-        if lanes[i].reader != nil {
-            lanes[i].head = try lanes[i].reader!.next()?.event
-            lanes[i].line = lanes[i].reader!.lineNumber
-        } else if lanes[i].nextHeld < lanes[i].held.count {
-            lanes[i].head = lanes[i].held[lanes[i].nextHeld]
-            lanes[i].nextHeld += 1
+        let r = readerIndex[i]
+        if r >= 0 {
+            heads[i] = try readers[r].next()?.event
+        } else if nextHeld[i] < held[i].count {
+            heads[i] = held[i][nextHeld[i]]
+            nextHeld[i] += 1
         } else {
-            lanes[i].head = nil
-            lanes[i].held = []
-            if let error = lanes[i].heldError {
-                lanes[i].heldError = nil
+            heads[i] = nil
+            held[i] = []
+            if let error = heldErrors[i] {
+                heldErrors[i] = nil
                 throw error
             }
         }
@@ -72,23 +97,24 @@ struct DeviceMerge {
             try fill(i)
         } else if refill == -2 {
             refill = -1
-            for i in lanes.indices { try fill(i) }
+            for i in heads.indices { try fill(i) }
         }
         var best = -1
+        var bestTime = Timestamp.zero
         switch order {
         case .time:
             // Ties go to the earlier device (lanes are in device order): the same output every run.
-            for i in lanes.indices {
-                guard let head = lanes[i].head else { continue }
-                if best < 0 || head.time < lanes[best].head!.time { best = i }
+            for i in heads.indices {
+                guard let head = heads[i] else { continue }
+                if best < 0 || head.time < bestTime { best = i; bestTime = head.time }
             }
         case .device:
-            best = lanes.firstIndex { $0.head != nil } ?? -1
+            best = heads.firstIndex { $0 != nil } ?? -1
         }
-        guard best >= 0, let event = lanes[best].head else { return nil }
+        guard best >= 0, let event = heads[best] else { return nil }
         refill = best
-        lineNumber = lanes[best].line
-        return TraceEvent(device: lanes[best].device, event: event)
+        last = best
+        return TraceEvent(device: devices[best], event: event)
     }
 }
 

@@ -6,6 +6,23 @@
 public protocol ByteSource {
     /// Fills the start of `buffer` with the next bytes and returns how many; 0 means the end.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Whether opening the same file again gives the same bytes and `seek(to:)` works: a
+    /// regular file or memory, not a pipe or a terminal. A libinput record file with several
+    /// devices is read in place when this is true, and buffered (with a cap) when it is false.
+    var isRereadable: Bool { get }
+    /// Moves to `offset` bytes from the start; only asked of a re-readable source.
+    mutating func seek(to offset: Int) throws
+}
+
+/// A source that cannot seek, such as a pipe.
+public struct SeekUnsupported: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "this input cannot seek" }
+}
+
+extension ByteSource {
+    public var isRereadable: Bool { false }
+    public mutating func seek(to offset: Int) throws { throw SeekUnsupported() }
 }
 
 /// A source over bytes already in memory, for tests, fuzzing and small inputs.
@@ -22,6 +39,15 @@ public struct BytesSource: ByteSource, Sendable {
 
     public init(_ text: String, chunkLimit: Int = .max) {
         self.init(Array(text.utf8), chunkLimit: chunkLimit)
+    }
+
+    /// Re-readable unless made to stand for a pipe (`rereadable: false`), for tests of both paths.
+    public var isRereadable: Bool { rereadable }
+    public var rereadable = true
+
+    public mutating func seek(to offset: Int) throws {
+        guard rereadable else { throw SeekUnsupported() }
+        self.offset = max(0, min(offset, bytes.count))
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {

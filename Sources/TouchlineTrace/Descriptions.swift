@@ -139,6 +139,8 @@ extension TraceReader {
             options.geteventDevices = try inferGeteventDevices(source: openFile(path), fileName: path, options: options.getevent, maxLineLength: options.maxLineLength)
             reader = try TraceReader(source: openFile(path), fileName: path, options: options)
         }
+        // Every device known before the first event, and the events in time order.
+        try reader.readAllDevices(reopen: { try openFile(path) })
         return reader
     }
 }

@@ -169,6 +169,9 @@ struct LibinputHeaderParser {
     private var stack: [(indent: Int, key: Key)] = []
     var devices: [DeviceDescription] = []
     var sawVersion = false
+    /// What `ndevices:` says (libinput record always writes it, and libinput replay insists
+    /// on it; a file without it has as many devices as it lists).
+    var declaredDevices: Int?
 
     /// Classifies a key without building a String for the common ones.
     private static func key(_ l: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Key {
@@ -226,6 +229,12 @@ struct LibinputHeaderParser {
                 guard let v = c.unsignedDecimal(), c.atEnd else { throw LineError("expected 'version: 1', found \(quoted(l))") }
                 guard v == 1 else { throw LineError("unsupported libinput record version \(v): expected version 1") }
                 sawVersion = true
+            } else if String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self) == "ndevices" {
+                var c = ByteCursor(UnsafeBufferPointer(rebasing: l[..<y.value.upperBound]), at: y.value.lowerBound)
+                guard let v = c.unsignedDecimal(), c.atEnd, v >= 1, v <= Int64(TraceReaderOptions.maxDevicesLimit) else {
+                    throw LineError("expected 'ndevices: N' with N from 1 to \(TraceReaderOptions.maxDevicesLimit), found \(quoted(l))")
+                }
+                declaredDevices = Int(v)
             }
             return .header
         }

@@ -23,6 +23,8 @@ struct LineScanner {
     private(set) var lineEnd = 0
     /// Whether any byte has been read at all (an empty file is its own error).
     private(set) var sawBytes = false
+    /// The source's offset of `buffer[0]`: bytes dropped by `fill` plus where the source started.
+    private var dropped = 0
 
     /// How much one read asks for: 64 KiB, less when lines are limited to less (fuzzing).
     private let chunkSize: Int
@@ -34,6 +36,21 @@ struct LineScanner {
         self.chunkSize = min(64 * 1024, max(4096, self.maxLineLength))
         self.buffer = [UInt8](repeating: 0, count: self.maxLineLength + chunkSize)
     }
+
+    /// A scanner that continues a file from `offset`, the start of line `lineNumber + 1`:
+    /// `source` must already be there (a device section read in place, TraceReader+Devices).
+    init(continuing source: any ByteSource, at offset: Int, lineNumber: Int, fileName: String, maxLineLength: Int) {
+        self.init(source: source, fileName: fileName, maxLineLength: maxLineLength)
+        self.dropped = offset
+        self.lineNumber = lineNumber
+        self.sawBytes = true
+    }
+
+    /// The source offset of the byte after the current line's end (where the next line starts).
+    var nextLineOffset: Int { dropped + start }
+
+    /// Whether the source can be read again from any offset (TraceReader+Devices).
+    var sourceIsRereadable: Bool { source.isRereadable }
 
     func error(_ message: String, line: Int? = nil) -> TraceError {
         TraceError(file: fileName, line: line ?? max(1, lineNumber), message: message)
@@ -86,6 +103,7 @@ struct LineScanner {
                 }
             }
             searched -= start
+            dropped += start
             start = 0
             end = pending
         }

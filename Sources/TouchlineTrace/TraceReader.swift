@@ -15,6 +15,23 @@ public struct TraceReaderOptions: Sendable {
     public var maxLineLength: Int
     /// The format to read, instead of detecting it from the first line (`--format`).
     public var format: TraceFormat?
+    /// How `TraceReader.open` orders the events of a libinput record file with several
+    /// devices: by time, as if recorded live together (replay), or device by device, as the
+    /// format stores them (convert).
+    public var deviceOrder: DeviceOrder = .time
+    /// The most devices a libinput record file may list (each device with events is read
+    /// through its own buffer of `maxLineLength` + 64 KiB).
+    public var maxDevices = TraceReaderOptions.maxDevicesLimit
+    /// The most events `TraceReader.open` holds in memory for a libinput record file with
+    /// several devices that cannot be read again (a pipe): the events of every device but the
+    /// last, 16 bytes each (4 Mi events: 64 MiB).
+    public var maxBufferedEvents = 4 << 20
+
+    public static let maxDevicesLimit = 128
+
+    public enum DeviceOrder: Sendable {
+        case time, device
+    }
 
     public init(
         description: DeviceDescription? = nil, geteventDevices: [DeviceDescription]? = nil,
@@ -40,30 +57,37 @@ public struct TraceReaderOptions: Sendable {
 /// returned, and calling `next()` again after an error returns nil.
 public struct TraceReader {
     public let format: TraceFormat
-    public private(set) var devices: [DeviceDescription]
+    public internal(set) var devices: [DeviceDescription]
     /// Events returned so far.
     public private(set) var eventCount = 0
     public var fileName: String { scanner.fileName }
     /// The line of the last event returned (or of the error thrown).
-    public var lineNumber: Int { scanner.lineNumber }
+    public var lineNumber: Int { merge?.lineNumber ?? scanner.lineNumber }
 
-    private var scanner: LineScanner
-    private var pending: TraceEvent?
-    private var failed = false
+    var scanner: LineScanner
+    var pending: TraceEvent?
+    /// After an error, or past the end of the one device section this reader reads.
+    var done = false
     // getevent
     private var geteventNames = GeteventNames()
     private var geteventPaths: [[UInt8]] = []
     private var geteventOptions: GeteventOptions
     private var geteventPrescanned = false
     // libinput record
-    private var header = LibinputHeaderParser()
-    private var eventsKeyIndent = -1
-    private var eventsItemIndent = -1
-    private var inEvdevItem = false
+    var header = LibinputHeaderParser()
+    var eventsKeyIndent = -1
+    var eventsItemIndent = -1
+    var inEvdevItem = false
+    /// A reader of one device's section (TraceReader+Devices) ends where the next device starts.
+    var deviceLimit = Int.max
+    /// The devices' sections read together (TraceReader+Devices).
+    var merge: DeviceMerge?
+    let limits: TraceReaderOptions
 
     public init(source: some ByteSource, fileName: String, options: TraceReaderOptions = TraceReaderOptions()) throws(TraceError) {
         scanner = LineScanner(source: source, fileName: fileName, maxLineLength: options.maxLineLength)
         geteventOptions = options.getevent
+        limits = options
         devices = []
         // Detection: the first line that is neither blank nor a '#' comment decides.
         var detected: TraceFormat?
@@ -114,18 +138,18 @@ public struct TraceReader {
             eventCount += 1
             return event
         }
-        if failed { return nil }
+        if done { return nil }
         do {
             let event: TraceEvent?
             switch format {
             case .evemu: event = try nextEvemu()
             case .getevent: event = try nextGetevent()
-            case .libinputRecord: event = try nextLibinputRecord()
+            case .libinputRecord: event = merge == nil ? try nextLibinputRecord() : try nextMerged()
             }
             if event != nil { eventCount += 1 }
             return event
         } catch {
-            failed = true
+            done = true
             throw error
         }
     }
@@ -277,13 +301,14 @@ public struct TraceReader {
                 }
             }
             if let event = try libinputLine() { return event }
+            if done { return nil }
         }
         return nil
     }
 
     /// One line of a libinput record file: an event row (returned), or header and structure.
     @inline(__always)
-    private mutating func libinputLine() throws(TraceError) -> TraceEvent? {
+    mutating func libinputLine() throws(TraceError) -> TraceEvent? {
         if eventsKeyIndent >= 0 {
             // Inside an events list: rows first, the hot path.
             let itemIndent = eventsItemIndent, inEvdev = inEvdevItem
@@ -331,6 +356,19 @@ public struct TraceReader {
             return try parser.apply(l, y)
         }
         header = parser
+        if header.devices.count > devices.count {
+            if header.devices.count > deviceLimit {
+                // The next device's section: this reader's own has ended.
+                done = true
+                return nil
+            }
+            if header.devices.count > limits.maxDevices {
+                throw scanner.error("device \(header.devices.count) starts here: Touchline reads at most \(limits.maxDevices) devices from one file")
+            }
+            if let declared = header.declaredDevices, header.devices.count > declared {
+                throw scanner.error("device \(header.devices.count) starts here, but the header's 'ndevices: \(declared)' says the file has \(declared)")
+            }
+        }
         devices = header.devices
         if case .eventsKey(let indent)? = result {
             eventsKeyIndent = indent
@@ -344,7 +382,7 @@ public struct TraceReader {
 
     /// Runs a line parser on the current line, turning its error into "FILE:LINE: message".
     @inline(__always)
-    private func lineOrError<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(LineError) -> R) throws(TraceError) -> R {
+    func lineOrError<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(LineError) -> R) throws(TraceError) -> R {
         do {
             return try scanner.withLine(body)
         } catch {

@@ -13,7 +13,9 @@ struct Convert: ParsableCommand {
         discussion: """
             The output reads in libinput's own tools (libinput analyze, libinput replay) and \
             replays to the same frames as the input; times start at zero, as libinput record \
-            writes them. If the input has a bad line, the events before it are kept in \
+            writes them. A trace with several devices becomes a libinput record file with all \
+            of them (as `libinput record --all` writes), or with the one --device N names; \
+            evemu holds one device, so it needs --device N. If the input has a bad line, the events before it are kept in \
             OUT.partial and the error names the line.
             """
     )
@@ -27,6 +29,9 @@ struct Convert: ParsableCommand {
     @Option(help: "The output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .libinputRecord
 
+    @Option(help: ArgumentHelp("Convert only device N of a trace with several (numbered as `touchline inspect` lists them). evemu holds one device, so an evemu output of such a trace needs it.", valueName: "N"))
+    var device: Int?
+
     @OptionGroup var input: InputOptions
 
     func run() throws {
@@ -34,24 +39,36 @@ struct Convert: ParsableCommand {
             if sameFile(file, output) {
                 throw CLIError(message: "\(output): is the same file as the input; choose another output", exitCode: 64)
             }
-            var trace = try TraceFile.open(file, input: input)
+            // libinput record stores each device's events together: read them device by device.
+            var trace = try TraceFile.open(file, input: input, order: .device)
+            let devices = try chosenDevices(trace.devices)
             let sink = try FileByteSink(path: output)
+            // The trace's device index of each output device.
+            let selected = device
+            func outputIndex(_ index: Int) throws -> Int? {
+                if let selected { return index == selected ? 0 : nil }
+                guard index < devices.count else {
+                    throw CLIError.data("\(file): an event of device \(index) after the output's \(devices.count) device(s) were written; choose one with --device N")
+                }
+                return index
+            }
             // On a bad input line, what was read before it is finished and kept as OUT.partial.
             var inputError: Error?
             switch format {
             case .libinputRecord:
-                var writer = LibinputRecordWriter(devices: trace.devices, sink: sink)
+                var writer = LibinputRecordWriter(devices: devices, sink: sink)
                 do {
-                    while let (index, event) = try trace.next() { try writer.write(TraceEvent(device: index, event: event)) }
+                    while let (index, event) = try trace.next() {
+                        if let out = try outputIndex(index) { try writer.write(TraceEvent(device: out, event: event)) }
+                    }
                 } catch let error as TraceError { inputError = error }
                 try writer.finish()
             case .evemu:
-                guard trace.devices.count == 1 else {
-                    throw CLIError.data("\(file): has \(trace.devices.count) devices; evemu describes one: convert to libinput-record instead")
-                }
-                var writer = EvemuWriter(device: trace.devices[0], sink: sink)
+                var writer = EvemuWriter(device: devices[0], sink: sink)
                 do {
-                    while let (_, event) = try trace.next() { try writer.write(event) }
+                    while let (index, event) = try trace.next() {
+                        if try outputIndex(index) != nil { try writer.write(event) }
+                    }
                 } catch let error as TraceError { inputError = error }
                 try writer.finish()
             }
@@ -61,5 +78,21 @@ struct Convert: ParsableCommand {
             }
             try sink.commit()
         }
+    }
+
+    /// The devices to write: all of them, or the one `--device` names; evemu holds one device,
+    /// so a trace with several needs `--device` (a usage error otherwise, before any output).
+    func chosenDevices(_ devices: [DeviceDescription]) throws -> [DeviceDescription] {
+        let list = devices.enumerated().map { "\($0.offset) '\($0.element.name)'" }.joined(separator: ", ")
+        if let device {
+            guard devices.indices.contains(device) else {
+                throw CLIError(message: "\(file): --device \(device): the trace has \(devices.count) device(s) (\(list)); expected 0 to \(devices.count - 1)", exitCode: 64)
+            }
+            return [devices[device]]
+        }
+        if format == .evemu && devices.count > 1 {
+            throw CLIError(message: "\(file): has \(devices.count) devices (\(list)) and evemu describes one: choose it with --device N, or convert to libinput-record, which holds them all", exitCode: 64)
+        }
+        return devices
     }
 }

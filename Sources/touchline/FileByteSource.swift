@@ -46,6 +46,19 @@ struct FileByteSource: ByteSource {
         }
     }
 
+    /// A regular file can be opened again and seeked (a libinput record file with several
+    /// devices is then read in place); a pipe, FIFO or terminal cannot.
+    var isRereadable: Bool {
+        var st = stat()
+        return fstat(descriptor.fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    mutating func seek(to offset: Int) throws {
+        guard lseek(descriptor.fd, off_t(offset), SEEK_SET) == off_t(offset) else {
+            throw Error(path: path, operation: "seek", errno: errno)
+        }
+    }
+
     /// Whether a regular file exists at `path` (for finding a `.desc` beside an `.events`).
     static func exists(_ path: String) -> Bool {
         var st = stat()

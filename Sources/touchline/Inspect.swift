@@ -32,12 +32,24 @@ struct Inspect: ParsableCommand {
             var stats = [TouchStatistics](repeating: TouchStatistics(), count: trace.devices.count)
             do {
                 while let (index, event) = try trace.next() {
+                    // A device named after the first event (a getevent trace's new path).
+                    while assemblers.count <= index && assemblers.count < trace.devices.count {
+                        assemblers.append(FrameAssembler(device: trace.devices[assemblers.count], options: input.assemblerOptions))
+                        stats.append(TouchStatistics())
+                    }
+                    guard index < assemblers.count else {
+                        throw CLIError.data("\(path): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
+                    }
                     stats[index].count(event: event)
                     if assemblers[index].feed(event) { stats[index].count(frame: assemblers[index].frame) }
                 }
             } catch {
                 out.flush()
                 throw error
+            }
+            while assemblers.count < trace.devices.count {
+                assemblers.append(FrameAssembler(device: trace.devices[assemblers.count], options: input.assemblerOptions))
+                stats.append(TouchStatistics())
             }
             for index in trace.devices.indices {
                 let summary = DeviceSummary(path: path, index: index, format: trace.format,

@@ -40,18 +40,25 @@ struct Replay: ParsableCommand {
     func replay() throws {
         let graphConfiguration = try config.map(loadConfiguration) ?? .default
         var trace = try TraceFile.open(file, input: input)
-        var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
-        for (index, assembler) in assemblers.enumerated() {
-            if let warning = assembler.geometry.warning {
-                warn("\(file): device \(index) (\(trace.devices[index].name)): \(warning)")
+        // One assembler and one graph per device. A trace may name a device after its first
+        // event (a getevent trace names each path as it comes), so they are added as needed.
+        var assemblers: [FrameAssembler] = []
+        var drivers: [ReplayDriver] = []
+        func addDevices(upTo index: Int) throws {
+            while assemblers.count <= index && assemblers.count < trace.devices.count {
+                let device = assemblers.count
+                let assembler = FrameAssembler(device: trace.devices[device], options: input.assemblerOptions)
+                if let warning = assembler.geometry.warning {
+                    warn("\(file): device \(device) (\(trace.devices[device].name)): \(warning)")
+                }
+                var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)
+                driver.graph.device = device
+                driver.graph.explain = explain
+                assemblers.append(assembler)
+                drivers.append(driver)
             }
         }
-        var drivers: [ReplayDriver] = try assemblers.enumerated().map { index, assembler in
-            var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)
-            driver.graph.device = index
-            driver.graph.explain = explain
-            return driver
-        }
+        try addDevices(upTo: trace.devices.count - 1)
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
         let emit: (GestureEvent) -> Void = { event in
@@ -63,12 +70,20 @@ struct Replay: ParsableCommand {
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {
+                if index >= assemblers.count {
+                    try addDevices(upTo: index)
+                    guard index < assemblers.count else {
+                        throw CLIError.data("\(file): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
+                    }
+                }
                 guard assemblers[index].feed(event) else { continue }
                 if frames {
                     json.reset()
                     assemblers[index].frame.writeJSON(device: index, into: &json)
                     out.write(json.bytes)
                 } else {
+                    // As if live: every device's deadlines before this frame fire first, in time order.
+                    if drivers.count > 1 { fireDeadlines(&drivers, before: assemblers[index].frame.time, emit: emit) }
                     drivers[index].feed(assemblers[index].frame, emit: emit)
                 }
             }
@@ -78,10 +93,27 @@ struct Replay: ParsableCommand {
         // At the end of the input (or before reporting a bad line) pending deadlines still fire
         // and fingers still down are cancelled, so every began has its end.
         if !frames {
-            for index in drivers.indices { drivers[index].finish(emit: emit) }
+            if drivers.count > 1 { fireDeadlines(&drivers, before: nil, emit: emit) }
+            // Each device ends at its own last time: the earliest first, so the output stays in time order.
+            let order = drivers.indices.sorted { (drivers[$0].time ?? .zero, $0) < (drivers[$1].time ?? .zero, $1) }
+            for index in order { drivers[index].finish(emit: emit) }
         }
         out.flush()
         if let failure { throw failure }
+    }
+
+    /// Fires the deadlines of all devices' graphs before `time` (all of them for nil) in time
+    /// order, the earlier device first on a tie, so that several devices replay as one live run.
+    func fireDeadlines(_ drivers: inout [ReplayDriver], before time: Timestamp?, emit: (GestureEvent) -> Void) {
+        while true {
+            var earliest: (index: Int, time: Timestamp)?
+            for index in drivers.indices {
+                guard let d = drivers[index].graph.nextDeadline, time.map({ d < $0 }) ?? true else { continue }
+                if earliest == nil || d < earliest!.time { earliest = (index, d) }
+            }
+            guard let earliest else { return }
+            drivers[earliest.index].advance(to: earliest.time, emit: emit)
+        }
     }
 
     func loadConfiguration(_ path: String) throws -> GraphConfiguration {

@@ -46,9 +46,12 @@ struct TraceFile {
     var devices: [DeviceDescription] { reader.devices }
     var format: String { reader.format.rawValue }
 
-    static func open(_ path: String, input: InputOptions) throws -> TraceFile {
+    /// `order`: how the events of several libinput record devices come (by time for replay,
+    /// device by device for convert).
+    static func open(_ path: String, input: InputOptions, order: TraceReaderOptions.DeviceOrder = .time) throws -> TraceFile {
         var options = TraceReaderOptions()
         options.getevent.name = baseName(path)
+        options.deviceOrder = order
         let reader = try TraceReader.open(
             path: path, descriptionPath: input.desc, options: options,
             openFile: { try FileByteSource(path: $0) }, fileExists: FileByteSource.exists)

@@ -76,6 +76,9 @@ public struct FrameAssembler: Sendable {
     public let device: DeviceDescription
     public let options: Options
     public let geometry: SurfaceGeometry
+    /// What was wrong with the device's description and what is assumed instead, then the
+    /// geometry's warnings (docs/frame-assembly.md, "Device descriptions"); for the user.
+    public let warnings: [String]
     /// The last completed frame; valid after `feed` or `cancelAll` returned true.
     public internal(set) var frame: TouchFrame
     public private(set) var counters = Counters()
@@ -208,7 +211,12 @@ public struct FrameAssembler: Sendable {
             "FrameAssembler.Options.maxContacts must be in 1...1024, not \(options.maxContacts)")
         self.device = device
         self.options = options
+        // Axes after the documented fallbacks (min > max, zero width); `device` stays as given.
+        let (checkedAbsinfo, descriptionWarnings) = device.checkedAbsinfo()
+        var device = device
+        device.absinfo = checkedAbsinfo
         self.geometry = SurfaceGeometry(device: device, userSize: options.userSize)
+        self.warnings = descriptionWarnings + geometry.warnings
         self.maxContacts = options.maxContacts
         // Contact size has no axis of its own; the geometric mean of both axes' densities is
         // exact for square pixels and the best single number otherwise.

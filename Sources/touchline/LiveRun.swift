@@ -136,7 +136,7 @@ struct LiveSession {
         let index = nextIndex
         nextIndex += 1
         let assembler = FrameAssembler(device: description, options: options)
-        if let warning = assembler.geometry.warning { warn("\(path) (\(description.name)): \(warning)") }
+        for warning in assembler.warnings { warn("\(path) (\(description.name)): \(warning)") }
         assemblers[index] = assembler
         var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
         driver.graph.device = index

@@ -42,7 +42,7 @@ struct Replay: ParsableCommand {
         var trace = try TraceFile.open(file, input: input)
         var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
         for (index, assembler) in assemblers.enumerated() {
-            if let warning = assembler.geometry.warning {
+            for warning in assembler.warnings {
                 warn("\(file): device \(index) (\(trace.devices[index].name)): \(warning)")
             }
         }

@@ -51,6 +51,10 @@ public struct DeviceDescription: Hashable, Sendable {
     public var absinfo: [UInt16: AbsInfo]
     /// udev properties where the source knows them (libinput record), e.g. ID_INPUT_TOUCHSCREEN.
     public var udevProperties: [String: String]
+    /// ABS codes the source described more than once (two evemu `A:` lines, or twice in a
+    /// libinput record header), in the order seen; `absinfo` holds the last description. The
+    /// frame assembler warns about each (docs/frame-assembly.md, "Device descriptions").
+    public var duplicateAbsinfo: [UInt16] = []
 
     public init(
         name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,

@@ -130,6 +130,13 @@ public struct SurfaceGeometry: Hashable, Sendable {
     /// says so and `--size WxH` overrides it.
     public static let fallbackDiagonal = Millimetres(256.5)
 
+    /// The plausible sensor diagonals (a watch to a wall display): a size from the device's
+    /// resolution outside them is not believed (the fallback diagonal is used, with a warning).
+    public static let plausibleDiagonal: ClosedRange<Double> = 20...3000
+
+    /// Warnings about the size: assumed, not plausible, or overridden by `--size`.
+    public private(set) var warnings: [String] = []
+
     public init(device: DeviceDescription, userSize: Size? = nil) {
         let x = device.xAxis ?? AbsInfo(minimum: 0, maximum: 0)
         let y = device.yAxis ?? AbsInfo(minimum: 0, maximum: 0)
@@ -138,11 +145,18 @@ public struct SurfaceGeometry: Hashable, Sendable {
         // A zero span would divide by zero; treat a degenerate axis as one unit wide.
         xSpan = max(1, x.span)
         ySpan = max(1, y.span)
+        let hasResolution = x.resolution > 0 && y.resolution > 0
+        let reported = Size(width: xSpan / Double(max(1, x.resolution)), height: ySpan / Double(max(1, y.resolution)))
+        let diagonal = (reported.width * reported.width + reported.height * reported.height).squareRoot()
+        let plausible = hasResolution && SurfaceGeometry.plausibleDiagonal.contains(diagonal)
         if let size = userSize, size.width > 0, size.height > 0 {
             xUnitsPerMillimetre = xSpan / size.width
             yUnitsPerMillimetre = ySpan / size.height
             source = .userSize
-        } else if x.resolution > 0 && y.resolution > 0 {
+            if hasResolution {
+                warnings.append("--size \(size) overrides the size from the device's resolution (\(reported)\(plausible ? "" : ", not plausible"))")
+            }
+        } else if plausible {
             xUnitsPerMillimetre = Double(x.resolution)
             yUnitsPerMillimetre = Double(y.resolution)
             source = .resolution
@@ -152,6 +166,13 @@ public struct SurfaceGeometry: Hashable, Sendable {
             xUnitsPerMillimetre = unitsPerMM
             yUnitsPerMillimetre = unitsPerMM
             source = .assumed
+            let assumed = "assuming a \(formatFixed(SurfaceGeometry.fallbackDiagonal.value / 25.4, decimals: 1))\" diagonal (\(size)); pass --size WxH in mm for real distances"
+            if hasResolution {
+                let range = "\(formatFixed(SurfaceGeometry.plausibleDiagonal.lowerBound, decimals: 0)) mm to \(formatFixed(SurfaceGeometry.plausibleDiagonal.upperBound / 1000, decimals: 0)) m"
+                warnings.append("the device's resolution (x \(x.resolution), y \(y.resolution) units/mm) gives \(reported), not a plausible sensor (\(range) across); \(assumed)")
+            } else {
+                warnings.append("the device reports no resolution; \(assumed)")
+            }
         }
     }
 
@@ -166,12 +187,6 @@ public struct SurfaceGeometry: Hashable, Sendable {
         Point(x: (Double(x) - xMinimum) / xSpan, y: (Double(y) - yMinimum) / ySpan)
     }
 
-    /// A warning for the user when the size is not from the device, nil otherwise.
-    public var warning: String? {
-        switch source {
-        case .resolution, .userSize: return nil
-        case .assumed:
-            return "the device reports no resolution; assuming a \(formatFixed(SurfaceGeometry.fallbackDiagonal.value / 25.4, decimals: 1))\" diagonal (\(size)); pass --size WxH in mm for real distances"
-        }
-    }
+    /// The warnings as one sentence, nil when there are none.
+    public var warning: String? { warnings.isEmpty ? nil : warnings.joined(separator: "; ") }
 }

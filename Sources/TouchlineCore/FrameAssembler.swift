@@ -76,8 +76,11 @@ public struct FrameAssembler: Sendable {
     public let device: DeviceDescription
     public let options: Options
     public let geometry: SurfaceGeometry
+    /// What was wrong with the device's description and what is assumed instead, then the
+    /// geometry's warnings (docs/frame-assembly.md, "Device descriptions"); for the user.
+    public let warnings: [String]
     /// The last completed frame; valid after `feed` or `cancelAll` returned true.
-    public private(set) var frame: TouchFrame
+    public internal(set) var frame: TouchFrame
     public private(set) var counters = Counters()
     public private(set) var inputProtocol: InputProtocol
 
@@ -208,7 +211,12 @@ public struct FrameAssembler: Sendable {
             "FrameAssembler.Options.maxContacts must be in 1...1024, not \(options.maxContacts)")
         self.device = device
         self.options = options
+        // Axes after the documented fallbacks (min > max, zero width); `device` stays as given.
+        let (checkedAbsinfo, descriptionWarnings) = device.checkedAbsinfo()
+        var device = device
+        device.absinfo = checkedAbsinfo
         self.geometry = SurfaceGeometry(device: device, userSize: options.userSize)
+        self.warnings = descriptionWarnings + geometry.warnings
         self.maxContacts = options.maxContacts
         // Contact size has no axis of its own; the geometric mean of both axes' densities is
         // exact for square pixels and the best single number otherwise.
@@ -516,21 +524,7 @@ public struct FrameAssembler: Sendable {
     }
 
     mutating func finishSlotted() {
-        // Every live contact takes its slot's values: over unsafe buffers, since this runs for
-        // every contact of every frame (slot indices are kept in range where tracks are made).
-        let xAxis = self.xAxis, yAxis = self.yAxis, pressure = pressureAxis.present
-        tracks.withUnsafeMutableBufferPointer { tracks in
-            slots.withUnsafeBufferPointer { slots in
-                for i in 0..<tracks.count where !tracks[i].stage.isFinal && tracks[i].slot >= 0 && Int(tracks[i].slot) < slots.count {
-                    let slot = slots[Int(tracks[i].slot)]
-                    tracks[i].x = xAxis.clamp(slot.x)
-                    tracks[i].y = yAxis.clamp(slot.y)
-                    tracks[i].pressure = pressure ? slot.pressure : nil
-                    tracks[i].major = slot.major
-                    tracks[i].minor = slot.minor
-                }
-            }
-        }
+        takeSlotValues()
         guard anyBegins else { return }
         anyBegins = false
         var active = activeCount
@@ -710,10 +704,10 @@ public struct FrameAssembler: Sendable {
             current: &current, best: &best, bestCost: &bestCost)
     }
 
-    /// The frame from the tracks, then the tracks moved on (finished ones dropped). Both loops
-    /// run over unsafe buffers and the frame's storage is overwritten in place: appending
-    /// contact by contact, with a uniqueness and capacity check and a copy each, was a fifth of
-    /// a replay (docs/performance.md). The storage only grows within its reserved capacity.
+    /// The frame from the tracks, then the tracks moved on (finished ones dropped). The frame's
+    /// storage is overwritten in place (UnsafeStorage.swift): appending contact by contact, with
+    /// a uniqueness and capacity check and a copy each, was a fifth of a replay
+    /// (docs/performance.md). The storage only grows within its reserved capacity.
     mutating func buildFrame(at time: Timestamp, afterDrop: Bool) {
         frame.time = time
         frame.afterDrop = afterDrop
@@ -724,23 +718,7 @@ public struct FrameAssembler: Sendable {
         } else if have < n {
             frame.contacts.append(contentsOf: repeatElement(Contact(id: ContactID(0), phase: .ended, position: .zero, normalized: .zero), count: n - have))
         }
-        let geometry = self.geometry, pressureAxis = self.pressureAxis, unitsPerMillimetre = unitsPerMillimetreForSize
-        var live = 0
-        tracks.withUnsafeMutableBufferPointer { tracks in
-            frame.contacts.withUnsafeMutableBufferPointer { contacts in
-                for k in 0..<n {
-                    contacts[k] = FrameAssembler.contact(tracks[k], geometry: geometry, pressureAxis: pressureAxis, unitsPerMillimetreForSize: unitsPerMillimetre)
-                }
-            }
-            for r in 0..<n where !tracks[r].stage.isFinal {
-                var t = tracks[r]
-                t.stage = .down
-                t.lastX = t.x
-                t.lastY = t.y
-                tracks[live] = t
-                live += 1
-            }
-        }
+        let live = writeContactsAndCompactTracks()
         tracks.removeLast(n - live)
         if maybeStale && live == 0 { maybeStale = false }
     }

@@ -128,25 +128,7 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 
 @usableFromInline let powersOfTen: [Int64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
-/// Appends `scaled / 10^decimals` in decimal to a byte buffer.
-@inlinable public func appendFixed(_ scaled: Int64, decimals: Int, to out: inout [UInt8]) {
-    // Written into 48 bytes on the stack (room for 24 decimals), then appended at once:
-    // appended a byte at a time, each digit paid the array's capacity check (a third of the
-    // JSON writer's time). More decimals than that: written into the array's new tail.
-    let length = fixedLength(scaled, decimals: decimals)
-    guard length <= 48 else {
-        let start = out.count
-        out.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: length))
-        out.withUnsafeMutableBufferPointer { writeFixed(scaled, decimals: decimals, endingAt: $0.baseAddress! + start + length) }
-        return
-    }
-    var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &storage) { raw in
-        let p = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        writeFixed(scaled, decimals: decimals, endingAt: p + length)
-        out.append(contentsOf: UnsafeBufferPointer(start: p, count: length))
-    }
-}
+// appendFixed(Int64) and writeFixed write through pointers: UnsafeByteScratch.swift.
 
 /// The bytes `scaled / 10^decimals` takes in decimal: the digits, at least `decimals` + 1 of
 /// them, a point when there are decimals, a sign when negative (27 at most for decimals ≤ 24).
@@ -158,28 +140,6 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
         n /= 10
     } while n > 0
     return max(digits, decimals &+ 1) &+ (decimals > 0 ? 1 : 0) &+ (scaled < 0 ? 1 : 0)
-}
-
-/// Writes `scaled / 10^decimals` in decimal backwards so that it ends just before `end`
-/// (`fixedLength` bytes).
-@inlinable public func writeFixed(_ scaled: Int64, decimals: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-    var magnitude = scaled.magnitude
-    var p = end
-    var written = 0
-    repeat {
-        if written == decimals && decimals > 0 {
-            p -= 1
-            p.pointee = UInt8(ascii: ".")
-        }
-        p -= 1
-        p.pointee = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
-        magnitude /= 10
-        written &+= 1
-    } while magnitude > 0 || written <= decimals
-    if scaled < 0 {
-        p -= 1
-        p.pointee = UInt8(ascii: "-")
-    }
 }
 
 @inlinable public func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {

@@ -265,7 +265,7 @@ public enum GestureDetail: Hashable, Sendable {
 }
 
 /// One gesture event (or explain line), schema version 1.
-public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
+public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObjectMembers {
     public static let schemaVersion = 1
 
     /// Counts every line the graph emitted (explain lines included), from 0.
@@ -311,18 +311,14 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
     /// `v, seq, time, device, gesture, phase, target, fingers, x, y, recognizer`, then the
     /// gesture's own keys in the order docs/events.md lists, then `contacts`.
     public func writeJSON(into w: inout JSONWriter) {
-        // Every gesture event has a bounded longest form (numbers of at most 27 bytes, 16
-        // contacts): written through a pointer and appended once. Explain lines carry a
-        // reason of any length and take the writer's methods.
-        if case .explain = detail {
-            writeJSONPieceByPiece(into: &w)
-        } else {
-            w.appendObject { writeMembers(&$0) }
-        }
+        // Through stack scratch and appended once; an event that does not fit there (names or
+        // an explain reason of any length) is noticed before it overruns and written piece by
+        // piece instead, with the same bytes (JSONWriter.appendObject).
+        w.appendObject(self)
     }
 
-    /// The same bytes through `JSONWriter`'s methods: explain lines, and the reference the fast
-    /// path is tested against.
+    /// The same bytes through `JSONWriter`'s methods alone: the reference the scratch path is
+    /// tested against.
     func writeJSONPieceByPiece(into w: inout JSONWriter) {
         w.beginObject()
         writeMembers(&w)
@@ -330,18 +326,18 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The members, in schema order, through either writer.
-    @inline(__always) func writeMembers<W: JSONMembers>(_ w: inout W) {
+    @inline(__always) public func writeMembers<W: JSONMembers>(_ w: inout W) {
         w.field("v", GestureEvent.schemaVersion)
         w.field("seq", seq)
         w.field("time", time)
         w.field("device", device)
         w.field("gesture", raw: gesture.name)
         w.field("phase", raw: phase.name)
-        w.field("target", json: target.jsonBytes)
+        w.field("target", target.interned)
         w.field("fingers", fingers)
         w.field("x", position.x, decimals: 2)
         w.field("y", position.y, decimals: 2)
-        w.field("recognizer", json: recognizer.jsonBytes)
+        w.field("recognizer", recognizer.interned)
         switch detail {
         case let .tap(count, duration):
             w.field("count", count)

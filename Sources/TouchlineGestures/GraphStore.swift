@@ -28,6 +28,12 @@ struct GraphStore: Sendable {
 
     /// The buffers this object owns. The buffers are constants (reading them takes no
     /// exclusivity check); their elements are changed in place.
+    ///
+    /// `@unchecked Sendable`, justified: the buffers are written only through a `GraphStore`
+    /// whose storage was made unique first (`makeUnique()` at every mutating entry point), so a
+    /// storage shared by two graphs (after a copy, possibly on two threads) is only ever read,
+    /// and one that is written has a single owner, which Swift's exclusivity rules hold to one
+    /// thread at a time. The buffers never escape the store.
     final class Storage: @unchecked Sendable {
         let taps: UnsafeMutableBufferPointer<TapRecognizer>
         let longPresses: UnsafeMutableBufferPointer<LongPressRecognizer>

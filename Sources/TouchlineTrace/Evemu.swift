@@ -14,6 +14,8 @@ struct EvemuHeaderBuilder {
     var properties: [UInt16] = []
     var codes: [UInt16: [UInt16]] = [:]
     var absinfo: [UInt16: AbsInfo] = [:]
+    /// Axes with a second `A:` line (the last one is kept; the frame assembler warns).
+    var duplicateAbsinfo: [UInt16] = []
     var sawHeader = false
     private var propertyOffset = 0
     private var maskType = -1
@@ -28,9 +30,11 @@ struct EvemuHeaderBuilder {
             abs.formUnion(absinfo.keys)
             sortedCodes[EventCodes.EV_ABS] = abs.sorted()
         }
-        return DeviceDescription(
+        var d = DeviceDescription(
             name: name ?? "", bus: ids.bus, vendor: ids.vendor, product: ids.product, version: ids.version,
             properties: Array(Set(properties)).sorted(), codes: sortedCodes, absinfo: absinfo)
+        d.duplicateAbsinfo = duplicateAbsinfo
+        return d
     }
 
     /// Applies one header line (its first byte is the kind letter, the second ':').
@@ -98,6 +102,7 @@ struct EvemuHeaderBuilder {
             guard values.count == 4 || values.count == 5 else {
                 throw LineError("expected 'A: code min max fuzz flat [resolution]': 4 or 5 decimal numbers after the code, found \(values.count)")
             }
+            if absinfo[UInt16(code)] != nil { duplicateAbsinfo.append(UInt16(code)) }
             absinfo[UInt16(code)] = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values.count == 5 ? values[4] : 0)
             maskType = -1
         default:

@@ -276,6 +276,7 @@ struct LibinputHeaderParser {
                       let fl = Int32(exactly: v[3]), let r = Int32(exactly: v[4]) else {
                     throw LineError("expected the absinfo of axis \(n) as [min, max, fuzz, flat, resolution], 5 numbers that fit in 32 bits")
                 }
+                if devices[d].absinfo[UInt16(n)] != nil { devices[d].duplicateAbsinfo.append(UInt16(n)) }
                 devices[d].absinfo[UInt16(n)] = AbsInfo(minimum: a, maximum: b, fuzz: f, flat: fl, resolution: r)
             }
         default:

@@ -29,6 +29,9 @@ struct Inspect: ParsableCommand {
         for path in files {
             var trace = try TraceFile.open(path, input: input)
             var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
+            for (index, assembler) in assemblers.enumerated() {
+                for warning in assembler.warnings { warn("\(path): device \(index) (\(trace.devices[index].name)): \(warning)") }
+            }
             var stats = [TouchStatistics](repeating: TouchStatistics(), count: trace.devices.count)
             do {
                 while let (index, event) = try trace.next() {

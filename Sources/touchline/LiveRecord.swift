@@ -63,6 +63,9 @@ struct Record: ParsableCommand {
         // live frames can differ until the contacts lift (docs/live.md).
         options.dropRecovery = .syncEventsFollow
         var assemblers = descriptions.map { FrameAssembler(device: $0, options: options) }
+        for (index, assembler) in assemblers.enumerated() {
+            for warning in assembler.warnings { warn("\(devices[index]) (\(descriptions[index].name)): \(warning)") }
+        }
         var line = JSONWriter()
         let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         var drivers = try assemblers.enumerated().map { index, assembler in

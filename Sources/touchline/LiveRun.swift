@@ -139,7 +139,7 @@ struct LiveSession {
         let index = nextIndex
         nextIndex += 1
         let assembler = FrameAssembler(device: description, options: options)
-        if let warning = assembler.geometry.warning { warn("\(path) (\(description.name)): \(warning)") }
+        for warning in assembler.warnings { warn("\(path) (\(description.name)): \(warning)") }
         assemblers[index] = assembler
         var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: configPath)
         driver.graph.device = index

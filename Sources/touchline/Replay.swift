@@ -48,7 +48,7 @@ struct Replay: ParsableCommand {
             while assemblers.count <= index && assemblers.count < trace.devices.count {
                 let device = assemblers.count
                 let assembler = FrameAssembler(device: trace.devices[device], options: input.assemblerOptions)
-                if let warning = assembler.geometry.warning {
+                for warning in assembler.warnings {
                     warn("\(file): device \(device) (\(trace.devices[device].name)): \(warning)")
                 }
                 var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)

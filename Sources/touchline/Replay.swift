@@ -40,22 +40,20 @@ struct Replay: ParsableCommand {
     func replay() throws {
         let graphConfiguration = try config.map(loadConfiguration) ?? .default
         var trace = try TraceFile.open(file, input: input)
-        // One assembler and one graph per device. A trace may name a device after its first
-        // event (a getevent trace names each path as it comes), so they are added as needed.
-        var assemblers: [FrameAssembler] = []
-        var drivers: [ReplayDriver] = []
+        var replay = TraceReplay(
+            configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain)
+        // A trace may name a device after its first event (a getevent trace names each path as
+        // it comes), so devices are added as they appear.
         func addDevices(upTo index: Int) throws {
-            while assemblers.count <= index && assemblers.count < trace.devices.count {
-                let device = assemblers.count
-                let assembler = FrameAssembler(device: trace.devices[device], options: input.assemblerOptions)
-                for warning in assembler.warnings {
-                    warn("\(file): device \(device) (\(trace.devices[device].name)): \(warning)")
+            while replay.deviceCount <= index && replay.deviceCount < trace.devices.count {
+                let device = replay.deviceCount
+                let warnings: [String]
+                do {
+                    warnings = try replay.addDevice(trace.devices[device])
+                } catch {
+                    throw CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")
                 }
-                var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)
-                driver.graph.device = device
-                driver.graph.explain = explain
-                assemblers.append(assembler)
-                drivers.append(driver)
+                for warning in warnings { warn("\(file): device \(device) (\(trace.devices[device].name)): \(warning)") }
             }
         }
         try addDevices(upTo: trace.devices.count - 1)
@@ -70,50 +68,24 @@ struct Replay: ParsableCommand {
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {
-                if index >= assemblers.count {
+                if index >= replay.deviceCount {
                     try addDevices(upTo: index)
-                    guard index < assemblers.count else {
+                    guard index < replay.deviceCount else {
                         throw CLIError.data("\(file): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
                     }
                 }
-                guard assemblers[index].feed(event) else { continue }
-                if frames {
-                    json.reset()
-                    assemblers[index].frame.writeJSON(device: index, into: &json)
-                    out.write(json.bytes)
-                } else {
-                    // As if live: every device's deadlines before this frame fire first, in time order.
-                    if drivers.count > 1 { fireDeadlines(&drivers, before: assemblers[index].frame.time, emit: emit) }
-                    drivers[index].feed(assemblers[index].frame, emit: emit)
-                }
+                guard replay.feed(device: index, event, emit: emit), frames else { continue }
+                json.reset()
+                replay.frame(of: index).writeJSON(device: index, into: &json)
+                out.write(json.bytes)
             }
         } catch {
             failure = error
         }
-        // At the end of the input (or before reporting a bad line) pending deadlines still fire
-        // and fingers still down are cancelled, so every began has its end.
-        if !frames {
-            if drivers.count > 1 { fireDeadlines(&drivers, before: nil, emit: emit) }
-            // Each device ends at its own last time: the earliest first, so the output stays in time order.
-            let order = drivers.indices.sorted { (drivers[$0].time ?? .zero, $0) < (drivers[$1].time ?? .zero, $1) }
-            for index in order { drivers[index].finish(emit: emit) }
-        }
+        // Also before reporting a bad line: what was read is recognized to its end.
+        replay.finish(emit: emit)
         out.flush()
         if let failure { throw failure }
-    }
-
-    /// Fires the deadlines of all devices' graphs before `time` (all of them for nil) in time
-    /// order, the earlier device first on a tie, so that several devices replay as one live run.
-    func fireDeadlines(_ drivers: inout [ReplayDriver], before time: Timestamp?, emit: (GestureEvent) -> Void) {
-        while true {
-            var earliest: (index: Int, time: Timestamp)?
-            for index in drivers.indices {
-                guard let d = drivers[index].graph.nextDeadline, time.map({ d < $0 }) ?? true else { continue }
-                if earliest == nil || d < earliest!.time { earliest = (index, d) }
-            }
-            guard let earliest else { return }
-            drivers[earliest.index].advance(to: earliest.time, emit: emit)
-        }
     }
 
     func loadConfiguration(_ path: String) throws -> GraphConfiguration {

@@ -15,13 +15,18 @@ struct Convert: ParsableCommand {
             replays to the same frames as the input; times start at zero, as libinput record \
             writes them. If the input has a bad line, the events before it are kept in \
             OUT.partial and the error names the line.
+
+            An existing OUT is replaced only once the conversion is complete (it is written to a \
+            temporary beside it, removed on any failure or signal). A FIFO or a character device \
+            is written in place, `-o -` writes to standard output, and OUT may not be the trace \
+            or its .desc under any name (exit status 64).
             """
     )
 
     @Argument(help: "The trace to convert (libinput record YAML, evemu, getevent -lt).")
     var file: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write.", valueName: "out"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write, or - for standard output.", valueName: "out"))
     var output: String
 
     @Option(help: "The output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -30,36 +35,47 @@ struct Convert: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        try reportingErrors {
-            if sameFile(file, output) {
-                throw CLIError(message: "\(output): is the same file as the input; choose another output", exitCode: 64)
+        try reportingErrors { try convert() }
+    }
+
+    /// Every file the conversion reads: the trace, and the `.desc` given or any that would be
+    /// found beside it. The output must be none of them.
+    var inputs: [String] {
+        var paths = [file]
+        if let desc = input.desc { paths.append(desc) }
+        paths += TraceReader.descriptionCandidates(forEventsPath: file)
+        return paths
+    }
+
+    func convert() throws {
+        let inputs = self.inputs
+        var trace = try TraceFile.open(file, input: input)
+        let sink = try FileByteSink(path: output, inputs: inputs)
+        // On a bad input line, what was read before it is finished and kept as OUT.partial.
+        var inputError: Error?
+        switch format {
+        case .libinputRecord:
+            var writer = LibinputRecordWriter(devices: trace.devices, sink: sink)
+            do {
+                while let (index, event) = try trace.next() { try writer.write(TraceEvent(device: index, event: event)) }
+            } catch let error as TraceError { inputError = error }
+            try writer.finish()
+        case .evemu:
+            guard trace.devices.count == 1 else {
+                throw CLIError.data("\(file): has \(trace.devices.count) devices; evemu describes one: convert to libinput-record instead")
             }
-            var trace = try TraceFile.open(file, input: input)
-            let sink = try FileByteSink(path: output)
-            // On a bad input line, what was read before it is finished and kept as OUT.partial.
-            var inputError: Error?
-            switch format {
-            case .libinputRecord:
-                var writer = LibinputRecordWriter(devices: trace.devices, sink: sink)
-                do {
-                    while let (index, event) = try trace.next() { try writer.write(TraceEvent(device: index, event: event)) }
-                } catch let error as TraceError { inputError = error }
-                try writer.finish()
-            case .evemu:
-                guard trace.devices.count == 1 else {
-                    throw CLIError.data("\(file): has \(trace.devices.count) devices; evemu describes one: convert to libinput-record instead")
-                }
-                var writer = EvemuWriter(device: trace.devices[0], sink: sink)
-                do {
-                    while let (_, event) = try trace.next() { try writer.write(event) }
-                } catch let error as TraceError { inputError = error }
-                try writer.finish()
-            }
-            if let inputError {
-                sink.keep(as: output + ".partial")
-                throw inputError
-            }
-            try sink.commit()
+            var writer = EvemuWriter(device: trace.devices[0], sink: sink)
+            do {
+                while let (_, event) = try trace.next() { try writer.write(event) }
+            } catch let error as TraceError { inputError = error }
+            try writer.finish()
         }
+        if let inputError {
+            if !sink.writesInPlace && !sink.keep(as: output + ".partial", inputs: inputs) {
+                warn("\(output).partial: not written (it is not a regular file, or it is an input)")
+            }
+            throw inputError
+        }
+        try sink.commit()
     }
 }

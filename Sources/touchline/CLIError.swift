@@ -90,7 +90,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
 /// The status for an environment error from TouchlineInput, by what was attempted.
 func exitStatus(of error: SystemError) -> Int32 {
     switch error.operation {
-    case "open", "read device description", "libevdev_new", "grab (EVIOCGRAB)":
+    case "open", "read device description", "libevdev_new", "grab (EVIOCGRAB)", "inotify_add_watch":
         return ExitStatus.noInput
     case _ where error.operation.hasPrefix("libinput_path_add_device"):
         return ExitStatus.noInput

@@ -48,6 +48,8 @@ struct Convert: ParsableCommand {
     }
 
     func convert() throws {
+        // A signal while the temporary exists removes it, whatever mask the parent left.
+        TemporaryCleanup.install(unblock: true)
         let inputs = self.inputs
         var trace = try TraceFile.open(file, input: input)
         let sink = try FileByteSink(path: output, inputs: inputs)

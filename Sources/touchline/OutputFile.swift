@@ -177,6 +177,7 @@ struct FileByteSink: ByteSink {
         while base.utf8.count > 200 { base.removeLast() }
         let template = folder + "." + base + ".touchline-XXXXXX"
         var result: (fd: Int32, errno: Int32, name: String) = (-1, 0, "")
+        TemporaryCleanup.install(unblock: false)
         TemporaryCleanup.withSignalsBlocked {
             var buffer = Array(template.utf8CString)
             let fd = buffer.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -256,8 +257,30 @@ enum TemporaryCleanup {
         return body()
     }
 
-    /// Records the temporary (signals blocked by the caller) and installs the handlers once,
-    /// leaving alone a signal the user set to be ignored (nohup).
+    /// Installs the handlers once, leaving alone a signal the user set to be ignored (nohup).
+    /// With `unblock`, also unblocks the three signals, which a parent may have left blocked
+    /// (a blocked mask is inherited across exec): a command that handles them itself through
+    /// a signalfd (record, run) must not ask for that.
+    static func install(unblock: Bool) {
+        if !installed {
+            installed = true
+            // Allocates the buffer before any handler can read it.
+            path[0] = 0
+            for s in signals {
+                // SIG_IGN is the handler value 1 (signal.h); a C function pointer has no `==`.
+                let previous = signal(s, handler)
+                if let previous, unsafeBitCast(previous, to: Int.self) == 1 { signal(s, previous) }
+            }
+        }
+        if unblock {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in signals { sigaddset(&set, s) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }
+    }
+
+    /// Records the temporary (signals blocked by the caller, handlers installed).
     static func register(_ temporary: String) {
         let bytes = Array(temporary.utf8)
         // A path too long for the buffer is not registered: it is still removed on every error
@@ -265,13 +288,6 @@ enum TemporaryCleanup {
         guard bytes.count < capacity else { return }
         for (i, b) in bytes.enumerated() { path[i] = CChar(bitPattern: b) }
         path[bytes.count] = 0
-        guard !installed else { return }
-        installed = true
-        for s in signals {
-            // SIG_IGN is the handler value 1 (signal.h); a C function pointer has no `==`.
-            let previous = signal(s, handler)
-            if let previous, unsafeBitCast(previous, to: Int.self) == 1 { signal(s, previous) }
-        }
     }
 
     /// The temporary is gone (renamed or removed): a signal now removes nothing.

@@ -27,10 +27,11 @@ enum ExitStatus {
 
     /// The table as `--help` shows it.
     static let table = """
-        Exit status: 0 success; 64 usage error (bad or missing arguments, a bare `touchline`); \
+        Exit status: 0 success; 64 usage error (bad or missing arguments, a bare `touchline`, \
+        an output that is one of the inputs); \
         65 bad data (a trace or configuration line that cannot be read); 66 an input cannot be \
         opened (missing, a directory, no permission, not an input device); 70 internal error; \
-        73 the output cannot be created (a directory, no permission, one of the inputs); 74 an \
+        73 the output cannot be created (a directory, no permission, a missing folder); 74 an \
         I/O error while reading or writing.
         """
 }

@@ -161,8 +161,8 @@ struct FileByteSink: ByteSink {
 
     private static func refuseInputs(output: String, identity: (dev_t, ino_t), inputs: [String]) throws(CLIError) {
         if let input = inputs.first(where: { sameFile(identity: identity, $0) }) {
-            let how = input == output ? "" : " (the same file under another name)"
-            throw CLIError.usage("\(output): is the input \(input)\(how); writing there would destroy it: choose another output")
+            let how = input == output ? "" : " (under another name)"
+            throw CLIError.usage("\(output): is the same file as the input \(input)\(how); writing there would destroy it: choose another output")
         }
     }
 

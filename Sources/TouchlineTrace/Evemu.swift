@@ -51,18 +51,22 @@ struct EvemuHeaderBuilder {
             var values: [UInt16] = []
             for what in ["bus", "vendor", "product", "version"] {
                 c.skipSpaces()
-                guard let v = c.hex(maxDigits: 4) else {
-                    throw LineError("expected 'I: bus vendor product version' as 4-digit hex numbers, but the \(what) is \(found(c))")
+                let start = c.index
+                guard let v = c.hex(maxDigits: 4), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
+                    throw LineError("expected 'I: bus vendor product version' as hex numbers of up to 4 digits, but the \(what) is \(c.found(from: start))")
                 }
                 values.append(UInt16(v))
             }
-            guard c.atEndOrComment() else { throw LineError("unexpected text after the version in the 'I:' line: expected the end of the line") }
+            guard c.atEndOrComment() else { throw LineError("unexpected \(found(c)) after the version in the 'I:' line: expected the end of the line") }
             ids = (values[0], values[1], values[2], values[3])
             maskType = -1
         case UInt8(ascii: "P"):
             var count = 0
             while !c.atEndOrComment() {
-                guard let byte = c.hex(maxDigits: 2) else { throw LineError("expected property bitmask bytes in hex after 'P:', found \(found(c))") }
+                let start = c.index
+                guard let byte = c.hex(maxDigits: 2), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
+                    throw LineError("expected property bitmask bytes in hex (2 digits each) after 'P:', found \(c.found(from: start))")
+                }
                 for bit in 0..<8 where byte & (1 << bit) != 0 { properties.append(UInt16(propertyOffset * 8 + bit)) }
                 propertyOffset += 1
                 count += 1
@@ -71,7 +75,10 @@ struct EvemuHeaderBuilder {
             if count == 0 { throw LineError("expected property bitmask bytes in hex after 'P:'") }
             maskType = -1
         case UInt8(ascii: "B"):
-            guard let type = c.hex(maxDigits: 2) else { throw LineError("expected 'B: type bytes...' with the event type in hex, found \(found(c))") }
+            let typeStart = c.index
+            guard let type = c.hex(maxDigits: 2), c.atEnd || c.peek!.isSpaceOrTab else {
+                throw LineError("expected 'B: type bytes...' with the event type in hex (2 digits), found \(c.found(from: typeStart))")
+            }
             guard let maxCode = EventCodes.maxCode(type: UInt16(type)) else {
                 throw LineError("unknown event type \(hex4(type)) in a 'B:' line: expected a type the kernel defines")
             }
@@ -80,7 +87,10 @@ struct EvemuHeaderBuilder {
                 maskOffset = 0
             }
             while !c.atEndOrComment() {
-                guard let byte = c.hex(maxDigits: 2) else { throw LineError("expected event bitmask bytes in hex in the 'B:' line, found \(found(c))") }
+                let start = c.index
+                guard let byte = c.hex(maxDigits: 2), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
+                    throw LineError("expected event bitmask bytes in hex (2 digits each) in the 'B:' line, found \(c.found(from: start))")
+                }
                 for bit in 0..<8 where byte & (1 << bit) != 0 {
                     let code = maskOffset * 8 + bit
                     // evemu pads masks to whole lines; bits past the kernel's maximum are noise.
@@ -90,17 +100,31 @@ struct EvemuHeaderBuilder {
                 if maskOffset > 128 { throw LineError("too many bitmask bytes for type \(hex4(type)): expected at most 128") }
             }
         case UInt8(ascii: "A"):
-            guard let code = c.hex(maxDigits: 2) else { throw LineError("expected 'A: code min max fuzz flat [resolution]' with the axis code in hex, found \(found(c))") }
+            let codeStart = c.index
+            guard let code = c.hex(maxDigits: 2), c.atEnd || c.peek!.isSpaceOrTab else {
+                throw LineError("expected 'A: code min max fuzz flat [resolution]' with the axis code in hex (2 digits), found \(c.found(from: codeStart))")
+            }
             guard code <= UInt64(EventCodes.ABS_MAX) else { throw LineError("axis code \(hex4(code)) in an 'A:' line is out of range: expected at most 0x003f") }
             var values: [Int32] = []
+            c.skipSpaces()
+            let valuesStart = c.index
+            let names = ["min", "max", "fuzz", "flat", "resolution"]
             while !c.atEndOrComment() {
-                guard let v = c.signedDecimal(), let v32 = Int32(exactly: v) else {
-                    throw LineError("expected 'A: code min max fuzz flat [resolution]' with decimal numbers, found \(found(c))")
+                let start = c.index
+                guard let v = c.signedDecimal(), let v32 = Int32(exactly: v),
+                      c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
+                    let what = values.count < names.count ? names[values.count] : "number \(values.count + 1)"
+                    throw LineError(c.int32FieldProblem(
+                        "the \(what)", from: start,
+                        expected: "'A: code min max fuzz flat [resolution]' with decimal numbers, but the \(what) is not one"))
                 }
                 values.append(v32)
             }
             guard values.count == 4 || values.count == 5 else {
-                throw LineError("expected 'A: code min max fuzz flat [resolution]': 4 or 5 decimal numbers after the code, found \(values.count)")
+                var end = c.index
+                while end > valuesStart && c.bytes[end - 1].isSpaceOrTab { end -= 1 }
+                let text = values.isEmpty ? "none" : "\(values.count): " + quoted(UnsafeBufferPointer(rebasing: c.bytes[valuesStart..<end]))
+                throw LineError("expected 'A: code min max fuzz flat [resolution]': 4 or 5 decimal numbers after the code, found \(text)")
             }
             if absinfo[UInt16(code)] != nil { duplicateAbsinfo.append(UInt16(code)) }
             absinfo[UInt16(code)] = AbsInfo(minimum: values[0], maximum: values[1], fuzz: values[2], flat: values[3], resolution: values.count == 5 ? values[4] : 0)
@@ -148,8 +172,9 @@ func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> In
         throw LineError("expected an event line 'E: sec.usec type code value' starting with a time 'sec.usec', found \(found(c))")
     }
     // evemu reads the fraction with "%06u": up to six digits, an integer count of microseconds.
+    let usecStart = c.index
     guard let usec = c.unsignedDecimal(maxDigits: 6) else {
-        throw LineError("expected up to 6 digits of microseconds after the '.' of the time, found \(found(c))")
+        throw LineError("expected up to 6 digits of microseconds after the '.' of the time, found \(c.found(from: usecStart))")
     }
     guard c.peek?.isSpaceOrTab == true else { throw LineError("expected a space after the time, found \(found(c))") }
     c.skipSpaces()
@@ -166,12 +191,9 @@ func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> In
     }
     c.skipSpaces()
     field = c.index
-    guard let value = c.signedDecimal(), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#") else {
-        c.index = field
-        throw LineError("expected a decimal event value after the code, found \(found(c))")
-    }
-    guard let value32 = Int32(exactly: value) else {
-        throw LineError("event value \(value) does not fit in 32 bits")
+    guard let value = c.signedDecimal(), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: "#"),
+          let value32 = Int32(exactly: value) else {
+        throw LineError(c.int32FieldProblem("event value", from: field, stops: "#", expected: "a decimal event value after the code"))
     }
     guard c.atEndOrComment() else {
         throw LineError("unexpected \(found(c)) after the event value: expected the end of the line or a '#' comment")

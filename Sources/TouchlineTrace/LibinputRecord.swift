@@ -126,8 +126,10 @@ func parseLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) throws(LineErr
     var fields: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
     for n in 0..<5 {
         c.skipSpaces()
-        guard let v = c.signedDecimal() else {
-            throw LineError("expected an event row '- [sec, usec, type, code, value]' with 5 decimal numbers, but number \(n + 1) is \(found(c))")
+        let start = c.index
+        guard let v = c.signedDecimal(), c.atEnd || c.peek!.isSpaceOrTab || c.peek! == UInt8(ascii: ",") || c.peek! == UInt8(ascii: "]") else {
+            let what = c.isDecimalInteger(from: start, stops: ",]") ? " (too many digits)" : ""
+            throw LineError("expected an event row '- [sec, usec, type, code, value]' with 5 decimal numbers, but number \(n + 1) is \(c.found(from: start, stops: ",]"))\(what)")
         }
         switch n {
         case 0: fields.0 = v
@@ -154,7 +156,9 @@ func parseLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) throws(LineErr
     }
     guard type >= 0, code >= 0 else { throw LineError("expected a non-negative event type and code, found type \(type) code \(code)") }
     try validateEvent(type: UInt64(type), code: UInt64(code))
-    guard let value32 = Int32(exactly: value) else { throw LineError("event value \(value) does not fit in 32 bits") }
+    guard let value32 = Int32(exactly: value) else {
+        throw LineError("event value \(value) does not fit in 32 bits: expected -2147483648 to 2147483647")
+    }
     return InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: UInt16(type), code: UInt16(code), value: value32)
 }
 

@@ -272,6 +272,52 @@ struct ByteCursor {
     var rest: String { text(min(index, bytes.count)..<bytes.count) }
 }
 
+extension ByteCursor {
+    /// The end of the field that starts at `start`: the next space or tab, or one of `stops`.
+    func fieldEnd(from start: Int, stops: StaticString = "") -> Int {
+        var e = start
+        let p = stops.utf8Start
+        scan: while e < bytes.count && !bytes[e].isSpaceOrTab {
+            for k in 0..<stops.utf8CodeUnitCount where bytes[e] == p[k] { break scan }
+            e += 1
+        }
+        return e
+    }
+
+    /// The whole field that starts at `start`, quoted for a message, whatever a failed parse
+    /// consumed of it ("'655z35'", not the "'z35'" left after the digits).
+    func found(from start: Int, stops: StaticString = "") -> String {
+        var k = start
+        while k < bytes.count && bytes[k].isSpaceOrTab { k += 1 }
+        guard k < bytes.count else { return "the end of the line" }
+        let e = fieldEnd(from: k, stops: stops)
+        // A field that is only a delimiter (",", "]"): show it, so the message names something.
+        return quoted(UnsafeBufferPointer(rebasing: bytes[k..<max(e, k + 1)]), limit: 24)
+    }
+
+    /// Whether the field at `start` is an integer in decimal (a sign, then digits only): one
+    /// that was refused for its size, not its spelling.
+    func isDecimalInteger(from start: Int, stops: StaticString = "") -> Bool {
+        var k = start
+        while k < bytes.count && bytes[k].isSpaceOrTab { k += 1 }
+        if k < bytes.count && (bytes[k] == 0x2D || bytes[k] == 0x2B) { k += 1 }
+        let e = fieldEnd(from: k, stops: stops)
+        guard e > k else { return false }
+        for i in k..<e where !bytes[i].isDigit { return false }
+        return true
+    }
+
+    /// The message for a decimal field at `start` that did not parse as a 32-bit value: its
+    /// size if it is a number, its text otherwise.
+    func int32FieldProblem(_ what: String, from start: Int, stops: StaticString = "", expected: String) -> String {
+        let field = found(from: start, stops: stops)
+        if isDecimalInteger(from: start, stops: stops) {
+            return "\(what) \(field) does not fit in 32 bits: expected -2147483648 to 2147483647"
+        }
+        return "expected \(expected), found \(field)"
+    }
+}
+
 @inline(__always) func hexValue(_ c: UInt8) -> UInt8? {
     let d = c &- 0x30
     if d < 10 { return d }

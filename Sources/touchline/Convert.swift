@@ -17,13 +17,18 @@ struct Convert: ParsableCommand {
             of them (as `libinput record --all` writes), or with the one --device N names; \
             evemu holds one device, so it needs --device N. If the input has a bad line, the events before it are kept in \
             OUT.partial and the error names the line.
+
+            An existing OUT is replaced only once the conversion is complete (it is written to a \
+            temporary beside it, removed on any failure or signal). A FIFO or a character device \
+            is written in place, `-o -` writes to standard output, and OUT may not be the trace \
+            or its .desc under any name (exit status 64).
             """
     )
 
     @Argument(help: "The trace to convert (libinput record YAML, evemu, getevent -lt).")
     var file: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write.", valueName: "out"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file to write, or - for standard output.", valueName: "out"))
     var output: String
 
     @Option(help: "The output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -35,49 +40,62 @@ struct Convert: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func run() throws {
-        try reportingErrors {
-            if sameFile(file, output) {
-                throw CLIError(message: "\(output): is the same file as the input; choose another output", exitCode: 64)
+        try reportingErrors { try convert() }
+    }
+
+    /// Every file the conversion reads: the trace, and the `.desc` given or any that would be
+    /// found beside it. The output must be none of them.
+    var inputs: [String] {
+        var paths = [file]
+        if let desc = input.desc { paths.append(desc) }
+        paths += TraceReader.descriptionCandidates(forEventsPath: file)
+        return paths
+    }
+
+    func convert() throws {
+        // A signal while the temporary exists removes it, whatever mask the parent left.
+        TemporaryCleanup.install(unblock: true)
+        let inputs = self.inputs
+        // libinput record stores each device's events together: read them device by device.
+        var trace = try TraceFile.open(file, input: input, order: .device)
+        let devices = try chosenDevices(trace.devices)
+        let sink = try FileByteSink(path: output, inputs: inputs)
+        // The trace's device index of each output device.
+        let selected = device
+        func outputIndex(_ index: Int) throws -> Int? {
+            if let selected { return index == selected ? 0 : nil }
+            guard index < devices.count else {
+                throw CLIError.data("\(file): an event of device \(index) after the output's \(devices.count) device(s) were written; choose one with --device N")
             }
-            // libinput record stores each device's events together: read them device by device.
-            var trace = try TraceFile.open(file, input: input, order: .device)
-            let devices = try chosenDevices(trace.devices)
-            let sink = try FileByteSink(path: output)
-            // The trace's device index of each output device.
-            let selected = device
-            func outputIndex(_ index: Int) throws -> Int? {
-                if let selected { return index == selected ? 0 : nil }
-                guard index < devices.count else {
-                    throw CLIError.data("\(file): an event of device \(index) after the output's \(devices.count) device(s) were written; choose one with --device N")
-                }
-                return index
-            }
-            // On a bad input line, what was read before it is finished and kept as OUT.partial.
-            var inputError: Error?
-            switch format {
-            case .libinputRecord:
-                var writer = LibinputRecordWriter(devices: devices, sink: sink)
-                do {
-                    while let (index, event) = try trace.next() {
-                        if let out = try outputIndex(index) { try writer.write(TraceEvent(device: out, event: event)) }
-                    }
-                } catch let error as TraceError { inputError = error }
-                try writer.finish()
-            case .evemu:
-                var writer = EvemuWriter(device: devices[0], sink: sink)
-                do {
-                    while let (index, event) = try trace.next() {
-                        if try outputIndex(index) != nil { try writer.write(event) }
-                    }
-                } catch let error as TraceError { inputError = error }
-                try writer.finish()
-            }
-            if let inputError {
-                sink.keep(as: output + ".partial")
-                throw inputError
-            }
-            try sink.commit()
+            return index
         }
+        // On a bad input line, what was read before it is finished and kept as OUT.partial.
+        var inputError: Error?
+        switch format {
+        case .libinputRecord:
+            var writer = LibinputRecordWriter(devices: devices, sink: sink)
+            do {
+                while let (index, event) = try trace.next() {
+                    if let out = try outputIndex(index) { try writer.write(TraceEvent(device: out, event: event)) }
+                }
+            } catch let error as TraceError { inputError = error }
+            try writer.finish()
+        case .evemu:
+            var writer = EvemuWriter(device: devices[0], sink: sink)
+            do {
+                while let (index, event) = try trace.next() {
+                    if try outputIndex(index) != nil { try writer.write(event) }
+                }
+            } catch let error as TraceError { inputError = error }
+            try writer.finish()
+        }
+        if let inputError {
+            if !sink.writesInPlace && !sink.keep(as: output + ".partial", inputs: inputs) {
+                warn("\(output).partial: not written (it is not a regular file, or it is an input)")
+            }
+            throw inputError
+        }
+        try sink.commit()
     }
 
     /// The devices to write: all of them, or the one `--device` names; evemu holds one device,

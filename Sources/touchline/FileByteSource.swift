@@ -28,6 +28,12 @@ struct FileByteSource: ByteSource {
     init(path: String) throws(Error) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Error(path: path, operation: "open", errno: errno) }
+        // open(2) accepts a directory for reading; read(2) would then fail as if the disk had.
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw Error(path: path, operation: "open", errno: EISDIR)
+        }
         self.path = path
         self.descriptor = Descriptor(fd)
     }

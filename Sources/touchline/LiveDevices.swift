@@ -15,14 +15,22 @@ struct Devices: ParsableCommand {
     var json = false
 
     func run() throws {
+        try reportingErrors { try list() }
+    }
+
+    func list() throws {
         let nodes = paths.isEmpty ? DeviceDirectory.eventNodes() : paths
-        if nodes.isEmpty {
-            try FileOutput.standardError.write("touchline: no /dev/input/event* nodes on this system\n")
-            throw ExitCode(1)
-        }
+        if nodes.isEmpty { throw CLIError.noInput("no /dev/input/event* nodes on this system") }
+        // Every node is described, the unreadable ones too; a node the user named that cannot
+        // be opened (missing, no permission, not an input device) makes the status 66 after.
+        var unreadable: [String] = []
         for path in nodes {
             let probe = DeviceProbe.probe(path: path)
             try FileOutput.standardOutput.write(json ? Devices.json(probe) : Devices.text(probe))
+            if probe.description == nil { unreadable.append(path) }
+        }
+        if !paths.isEmpty && !unreadable.isEmpty {
+            throw CLIError.noInput("cannot read \(unreadable.count == 1 ? "" : "\(unreadable.count) nodes: ")\(unreadable.joined(separator: ", ")) (see the verdict above)")
         }
     }
 

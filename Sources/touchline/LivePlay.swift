@@ -42,7 +42,7 @@ struct Play: ParsableCommand {
     }
 
     func run() throws {
-        try reportingLiveErrors { try play() }
+        try reportingErrors { try play() }
     }
 
     func play() throws {

@@ -42,7 +42,7 @@ struct Record: ParsableCommand {
     }
 
     func run() throws {
-        try reportingLiveErrors { try record() }
+        try reportingErrors { try record() }
     }
 
     func record() throws {
@@ -54,7 +54,7 @@ struct Record: ParsableCommand {
             try loop.watch(device.fileDescriptor, token: UInt64(i))
         }
         let descriptions = open.map { $0.0.description }
-        var sink = try FileByteSink(path: output)
+        var sink = try FileByteSink(path: output, inputs: devices)
         var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         var options = input.assemblerOptions
         // The live frames see libevdev's resync deltas after a SYN_DROPPED. The file keeps the

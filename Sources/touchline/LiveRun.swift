@@ -71,7 +71,7 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        try reportingLiveErrors { try live() }
+        try reportingErrors { try live() }
     }
 
     func live() throws {
@@ -408,8 +408,7 @@ struct LiveSession {
         }
         try pump(&self)
         if !paths.isEmpty && states.isEmpty {
-            try FileOutput.standardError.write("touchline: libinput found no touch device in \(paths.joined(separator: " "))\n")
-            throw ExitCode(1)
+            throw CLIError.noInput("libinput found no touch device in \(paths.joined(separator: " "))")
         }
         try signalReady()
         while true {
@@ -438,17 +437,4 @@ struct DeviceState {
     var description: DeviceDescription
     /// The device's number in the output.
     var index: Int
-}
-
-/// Runs a live command body: environment errors (open, read, permissions; style principle 9)
-/// become one line on stderr naming the path and errno, with a sysexits status: 77 for a
-/// permission problem (EX_NOPERM), 66 for a node that does not exist (EX_NOINPUT), 71 otherwise
-/// (EX_OSERR). Trace and CLI errors go through `reportingErrors`.
-func reportingLiveErrors(_ body: () throws -> Void) throws {
-    do {
-        try reportingErrors(body)
-    } catch let error as SystemError {
-        warn(error.description)
-        throw ExitCode(error.isPermissionDenied ? 77 : error.code == 2 ? 66 : 71)
-    }
 }

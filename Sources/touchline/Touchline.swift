@@ -12,6 +12,8 @@ struct Touchline: ParsableCommand {
             Reads touch input from recorded traces (libinput record YAML, evemu, Android \
             getevent -lt) or live devices, assembles frames of contacts and recognizes gestures, \
             printing JSON Lines (schema v1, docs/events.md).
+
+            \(ExitStatus.table)
             """,
         version: "0.1.0",
         subcommands: [Inspect.self, Replay.self, Convert.self, Devices.self, Run.self, Record.self, Play.self]
@@ -22,5 +24,12 @@ struct Touchline: ParsableCommand {
         // EPIPE in OutputStream, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         Self.main(nil)
+    }
+
+    /// A bare `touchline` is a usage error: the help goes to standard error and the status says
+    /// nothing was done, so a script that forgot its subcommand does not pass.
+    func run() throws {
+        warn("missing a subcommand\n\n" + Self.helpMessage())
+        throw ExitCode(ExitStatus.usage)
     }
 }

@@ -5,38 +5,6 @@ import ArgumentParser
 import TouchlineCore
 import TouchlineTrace
 
-/// An error for the user: one sentence, and the exit status that says whose fault it was.
-struct CLIError: Error, CustomStringConvertible {
-    var message: String
-    var exitCode: Int32
-
-    /// A trace or config with bad content (EX_DATAERR).
-    static func data(_ message: String) -> CLIError { CLIError(message: message, exitCode: 65) }
-    /// A file that cannot be opened (EX_NOINPUT).
-    static func noInput(_ message: String) -> CLIError { CLIError(message: message, exitCode: 66) }
-    /// Cannot create or write an output file (EX_CANTCREAT / EX_IOERR).
-    static func output(_ message: String) -> CLIError { CLIError(message: message, exitCode: 73) }
-
-    var description: String { message }
-}
-
-/// Runs a command body; a CLIError or trace error becomes one line on stderr and its exit code,
-/// instead of ArgumentParser's generic "Error: …".
-func reportingErrors(_ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as CLIError {
-        warn(error.message)
-        throw ExitCode(error.exitCode)
-    } catch let error as TraceError {
-        warn(error.description)
-        throw ExitCode(65)
-    } catch let error as FileByteSource.Error {
-        warn(error.description)
-        throw ExitCode(66)
-    }
-}
-
 /// A trace file opened for streaming: the reader, with the evemu description found and the
 /// getevent ranges inferred as the user would expect.
 struct TraceFile {
@@ -69,62 +37,6 @@ struct TraceFile {
         if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
         return name
     }
-}
-
-/// A file written through write(2), for the pure trace writers. Created with O_EXCL under a
-/// temporary name and renamed into place only when complete, so a failed conversion never
-/// leaves a half-written file where the user expects a good one.
-struct FileByteSink: ByteSink {
-    private final class Descriptor {
-        let fd: Int32
-        init(_ fd: Int32) { self.fd = fd }
-        deinit { close(fd) }
-    }
-
-    let path: String
-    let temporaryPath: String
-    private let descriptor: Descriptor
-
-    init(path: String) throws {
-        self.path = path
-        temporaryPath = path + ".touchline-partial"
-        let fd = Glibc.open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
-        }
-        descriptor = Descriptor(fd)
-    }
-
-    mutating func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(descriptor.fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.output("\(path): cannot write: \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
-    }
-
-    /// Moves the finished file into place.
-    func commit() throws {
-        guard rename(temporaryPath, path) == 0 else {
-            throw CLIError.output("\(path): cannot rename \(temporaryPath) into place: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    /// Keeps what was written under the given name (after an error in the input).
-    func keep(as keptPath: String) {
-        _ = rename(temporaryPath, keptPath)
-    }
-}
-
-/// Whether two paths name the same file (so that `convert X -o X` cannot destroy X).
-func sameFile(_ a: String, _ b: String) -> Bool {
-    var sa = stat(), sb = stat()
-    guard stat(a, &sa) == 0, stat(b, &sb) == 0 else { return false }
-    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
 }
 
 /// A small file (a configuration) read whole, as raw bytes: the TOML reader checks the UTF-8

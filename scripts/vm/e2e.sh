@@ -9,7 +9,7 @@ R=/vmresults
 # enough to make readers fall behind (SYN_DROPPED). They are copied to $R/work at the end.
 W=/tmp/e2e
 mkdir -p "$W"
-for TR in ../shared/traces ../../shared/traces /work/shared/traces; do [ -d "$TR" ] && break; done
+for TR in "${vmshared:-/nonexistent}/traces" ../shared/traces ../../shared/traces /work/shared/traces; do [ -d "$TR" ] && break; done
 fails=0
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; fails=$((fails + 1)); }

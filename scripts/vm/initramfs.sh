@@ -45,8 +45,22 @@ mkdir -p /ovl/upper /ovl/work
 mount -t overlay -o lowerdir=/lower,upperdir=/ovl/upper,workdir=/ovl/work overlay /newroot || fail "mount overlay"
 mkdir -p /newroot/vmresults
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /newroot/vmresults || fail "mount results"
+# The guest's own /tmp and /run would hide a checkout (or ../shared) that lives under them on the
+# host (a clone in /tmp): such paths are bind-mounted aside first and moved back on top.
+keep=""
+for d in \$vmroot \$vmshared; do
+    case "\$d" in /tmp/*|/run/*)
+        mkdir -p "/newroot/.vmkeep\$d"
+        mount --bind "/newroot\$d" "/newroot/.vmkeep\$d" || fail "bind \$d"
+        keep="\$keep \$d" ;;
+    esac
+done
 mount -t tmpfs tmpfs /newroot/run
 mount -t tmpfs tmpfs /newroot/tmp
+for d in \$keep; do
+    mkdir -p "/newroot\$d"
+    mount --move "/newroot/.vmkeep\$d" "/newroot\$d" || fail "move \$d back"
+done
 mount --move /dev /newroot/dev
 mount --move /proc /newroot/proc
 mount --move /sys /newroot/sys

@@ -13,7 +13,13 @@ script=$1
 arg=${2:-}
 case "$script" in /*) ;; *) script="$(pwd)/$script" ;; esac
 [ -f "$script" ] || { echo "run.sh: no such test script: $script" >&2; exit 2; }
-case "$script$ROOT$arg" in *" "*) echo "run.sh: paths and the argument must not contain spaces (kernel command line)" >&2; exit 2 ;; esac
+# The third-party traces: TOUCHLINE_SHARED, else ../shared beside the checkout, else
+# /work/shared (where the project keeps them); e2e.sh reads $vmshared/traces in the guest.
+SHARED=${TOUCHLINE_SHARED:-}
+if [ -z "$SHARED" ]; then
+    for d in "$ROOT/../shared" /work/shared; do [ -d "$d/traces" ] && { SHARED=$(cd "$d" && pwd); break; }; done
+fi
+case "$script$ROOT$arg$SHARED" in *" "*) echo "run.sh: paths and the argument must not contain spaces (kernel command line)" >&2; exit 2 ;; esac
 
 "$ROOT/scripts/vm/setup.sh" >/dev/null
 if [ ! -f "$OUT/initramfs.cpio.gz" ] || [ "$ROOT/scripts/vm/initramfs.sh" -nt "$OUT/initramfs.cpio.gz" ]; then
@@ -31,7 +37,7 @@ timeout --foreground "${VM_TIMEOUT:-900}" qemu-system-x86_64 \
     -kernel "$OUT/kernel/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs local,path="$OUT/results",mount_tag=results,security_model=none,multidevs=remap \
-    -append "console=ttyS0 quiet panic=-1 vmroot=$ROOT vmtest=$script vmargs=$arg" \
+    -append "console=ttyS0 quiet panic=-1 vmroot=$ROOT vmshared=$SHARED vmtest=$script vmargs=$arg" \
     </dev/null 2>&1 | sed -u 's/\r$//' | tee "$log"
 qemu=$?
 set -e

@@ -1,0 +1,305 @@
+// Where `convert` and `record` write. The output may be a regular file (replaced atomically, or
+// created), a FIFO or character device (written in place: replacing it would break whoever reads
+// it, and as root would replace /dev/full with a file), or `-` (standard output). It is never one
+// of the command's own inputs, compared by device and inode so that a symlink or a hard link to
+// an input is caught as well as its own name.
+#if canImport(Glibc)
+import Glibc
+#endif
+import TouchlineTrace
+
+/// A file written through write(2), for the pure trace writers.
+struct FileByteSink: ByteSink {
+    /// How the bytes reach the output.
+    private enum Mode {
+        /// A temporary beside the output, renamed over it by `commit`.
+        case replace(temporary: String, target: String)
+        /// The output itself (a FIFO, a character device, standard output).
+        case inPlace
+    }
+
+    /// Owns the descriptor and, until `commit`, the temporary: whatever way the program leaves
+    /// this sink behind (an error thrown, a writer dropped), the temporary goes with it.
+    private final class State {
+        let fd: Int32
+        let ownsDescriptor: Bool
+        var mode: Mode
+        var finished = false
+
+        init(fd: Int32, ownsDescriptor: Bool, mode: Mode) {
+            self.fd = fd
+            self.ownsDescriptor = ownsDescriptor
+            self.mode = mode
+        }
+
+        deinit {
+            if ownsDescriptor { close(fd) }
+            if !finished, case .replace(let temporary, _) = mode {
+                TemporaryCleanup.remove(temporary)
+            }
+        }
+    }
+
+    /// The output as the user named it (for messages).
+    let path: String
+    private let state: State
+
+    /// Opens `path` for writing after checking that it is none of `inputs`.
+    init(path: String, inputs: [String]) throws(CLIError) {
+        self.path = path
+        if path == "-" {
+            try Self.refuseInputs(output: path, fd: 1, inputs: inputs)
+            state = State(fd: 1, ownsDescriptor: false, mode: .inPlace)
+            return
+        }
+        var st = stat()
+        // The path as found, not followed: a symlink is resolved to the file it names, so that
+        // the link stays a link and its target is what gets replaced.
+        var target = path
+        if lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFLNK {
+            guard let resolved = realpath(path, nil) else {
+                throw CLIError.output("\(path): cannot create: a symbolic link to a missing file (\(String(cString: strerror(errno))))")
+            }
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        let exists = stat(target, &st) == 0
+        if !exists && errno != ENOENT {
+            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
+        }
+        let kind = exists ? st.st_mode & S_IFMT : S_IFREG
+        switch kind {
+        case S_IFREG:
+            if exists { try Self.refuseInputs(output: path, identity: (st.st_dev, st.st_ino), inputs: inputs) }
+            let (fd, temporary) = try Self.createTemporary(beside: target, for: path, replacing: exists ? st : nil)
+            state = State(fd: fd, ownsDescriptor: true, mode: .replace(temporary: temporary, target: target))
+        case S_IFIFO, S_IFCHR:
+            try Self.refuseInputs(output: path, identity: (st.st_dev, st.st_ino), inputs: inputs)
+            // No O_CREAT: if the node went away since stat, this fails instead of making a file.
+            let fd = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            guard fd >= 0 else {
+                throw CLIError.output("\(path): cannot open for writing: \(String(cString: strerror(errno)))")
+            }
+            state = State(fd: fd, ownsDescriptor: true, mode: .inPlace)
+        case S_IFDIR:
+            throw CLIError.output("\(path): is a directory; expected a file to write (for example \(path.hasSuffix("/") ? path : path + "/")out.yml)")
+        default:
+            throw CLIError.output("\(path): cannot write a trace here: expected a regular file, a FIFO, a character device or '-', found \(Self.kindName(kind))")
+        }
+    }
+
+    mutating func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                // `offset < raw.count` here, so the pointer and length stay inside the array.
+                Glibc.write(state.fd, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.io("\(path): cannot write: \(String(cString: strerror(errno)))")
+            }
+            offset += n
+        }
+    }
+
+    /// Makes the output complete: the temporary replaces the output (after an fsync, so that a
+    /// crash cannot leave an empty file where a good one was).
+    func commit() throws(CLIError) {
+        guard !state.finished else { return }
+        guard case .replace(let temporary, let target) = state.mode else {
+            state.finished = true
+            return
+        }
+        if fsync(state.fd) != 0 && errno != EINVAL {
+            throw CLIError.io("\(path): cannot write: \(String(cString: strerror(errno)))")
+        }
+        let failure: Int32? = TemporaryCleanup.withSignalsBlocked {
+            guard rename(temporary, target) == 0 else { return errno }
+            TemporaryCleanup.forget(temporary)
+            return nil
+        }
+        if let failure {
+            throw CLIError.output("\(path): cannot move the finished output into place: \(String(cString: strerror(failure)))")
+        }
+        state.finished = true
+    }
+
+    /// After a bad input line: what was written is kept as `keptPath` when that is a regular
+    /// file or absent (never over a FIFO, a device or an input), otherwise dropped. Returns
+    /// whether it was kept.
+    @discardableResult
+    func keep(as keptPath: String, inputs: [String]) -> Bool {
+        guard !state.finished, case .replace(let temporary, _) = state.mode else { return false }
+        var st = stat()
+        if lstat(keptPath, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFREG,
+                  !inputs.contains(where: { sameFile(identity: (st.st_dev, st.st_ino), $0) }) else { return false }
+        }
+        let kept: Bool = TemporaryCleanup.withSignalsBlocked {
+            guard rename(temporary, keptPath) == 0 else { return false }
+            TemporaryCleanup.forget(temporary)
+            return true
+        }
+        if kept { state.finished = true }
+        return kept
+    }
+
+    /// Whether the bytes go to the output directly (a FIFO, a device, standard output).
+    var writesInPlace: Bool {
+        if case .inPlace = state.mode { return true }
+        return false
+    }
+
+    // MARK: checks
+
+    private static func refuseInputs(output: String, fd: Int32, inputs: [String]) throws(CLIError) {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return }
+        try refuseInputs(output: output, identity: (st.st_dev, st.st_ino), inputs: inputs)
+    }
+
+    private static func refuseInputs(output: String, identity: (dev_t, ino_t), inputs: [String]) throws(CLIError) {
+        if let input = inputs.first(where: { sameFile(identity: identity, $0) }) {
+            let how = input == output ? "" : " (under another name)"
+            throw CLIError.usage("\(output): is the same file as the input \(input)\(how); writing there would destroy it: choose another output")
+        }
+    }
+
+    /// Creates the temporary in the output's folder (rename(2) is atomic only within one file
+    /// system), with a name nobody can predict or pre-create (mkstemp: O_EXCL, mode 0600), and
+    /// gives it the mode the output has or would get.
+    private static func createTemporary(beside target: String, for path: String, replacing existing: stat?) throws(CLIError) -> (Int32, String) {
+        let slash = target.lastIndex(of: "/")
+        let folder = slash.map { String(target[...$0]) } ?? ""
+        var base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        // NAME_MAX is 255 bytes: the dot, the suffix and the six random characters must fit.
+        while base.utf8.count > 200 { base.removeLast() }
+        let template = folder + "." + base + ".touchline-XXXXXX"
+        var result: (fd: Int32, errno: Int32, name: String) = (-1, 0, "")
+        TemporaryCleanup.install(unblock: false)
+        TemporaryCleanup.withSignalsBlocked {
+            var buffer = Array(template.utf8CString)
+            let fd = buffer.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd < 0 {
+                result = (-1, errno, "")
+                return
+            }
+            let name = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            TemporaryCleanup.register(name)
+            result = (fd, 0, name)
+        }
+        guard result.fd >= 0 else {
+            throw CLIError.output("\(path): cannot create a file in \(folder.isEmpty ? "." : folder): \(String(cString: strerror(result.errno)))")
+        }
+        if let existing {
+            _ = fchmod(result.fd, existing.st_mode & 0o7777)
+            // As root, replacing a user's file keeps it theirs; as a user this fails harmlessly.
+            _ = fchown(result.fd, existing.st_uid, existing.st_gid)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            _ = fchmod(result.fd, 0o666 & ~mask)
+        }
+        return (result.fd, result.name)
+    }
+
+    private static func kindName(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "a file of type \(kind >> 12)"
+        }
+    }
+}
+
+/// Whether `path` is the file with this device and inode (following symlinks).
+func sameFile(identity: (dev_t, ino_t), _ path: String) -> Bool {
+    var st = stat()
+    if path == "-" {
+        guard fstat(0, &st) == 0 else { return false }
+    } else {
+        guard stat(path, &st) == 0 else { return false }
+    }
+    return st.st_dev == identity.0 && st.st_ino == identity.1
+}
+
+/// The one temporary in flight, kept where a signal handler can reach it: SIGINT, SIGTERM or
+/// SIGHUP while a temporary exists removes it, then ends the process by the same signal (so the
+/// caller still sees "killed by SIGINT"). The path lives in a static C buffer because a handler
+/// may call only async-signal-safe functions: unlink(2) of a buffer, no allocation, no locks.
+enum TemporaryCleanup {
+    private static let capacity = Int(PATH_MAX) + 1
+    /// Allocated once, before any handler is installed; the handler reads it, the main thread
+    /// writes it with the three signals blocked, so they never race.
+    nonisolated(unsafe) private static let path: UnsafeMutablePointer<CChar> = {
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
+        p.initialize(repeating: 0, count: capacity)
+        return p
+    }()
+    nonisolated(unsafe) private static var installed = false
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    private static let handler: @convention(c) (Int32) -> Void = { signo in
+        if TemporaryCleanup.path[0] != 0 { unlink(TemporaryCleanup.path) }
+        signal(signo, SIG_DFL)
+        raise(signo)
+    }
+
+    /// Runs `body` with the three signals held back, so the buffer and the file agree whenever
+    /// a handler could run.
+    static func withSignalsBlocked<T>(_ body: () -> T) -> T {
+        var set = sigset_t(), old = sigset_t()
+        sigemptyset(&set)
+        for s in signals { sigaddset(&set, s) }
+        pthread_sigmask(SIG_BLOCK, &set, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        return body()
+    }
+
+    /// Installs the handlers once, leaving alone a signal the user set to be ignored (nohup).
+    /// With `unblock`, also unblocks the three signals, which a parent may have left blocked
+    /// (a blocked mask is inherited across exec): a command that handles them itself through
+    /// a signalfd (record, run) must not ask for that.
+    static func install(unblock: Bool) {
+        if !installed {
+            installed = true
+            // Allocates the buffer before any handler can read it.
+            path[0] = 0
+            for s in signals {
+                // SIG_IGN is the handler value 1 (signal.h); a C function pointer has no `==`.
+                let previous = signal(s, handler)
+                if let previous, unsafeBitCast(previous, to: Int.self) == 1 { signal(s, previous) }
+            }
+        }
+        if unblock {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in signals { sigaddset(&set, s) }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        }
+    }
+
+    /// Records the temporary (signals blocked by the caller, handlers installed).
+    static func register(_ temporary: String) {
+        let bytes = Array(temporary.utf8)
+        // A path too long for the buffer is not registered: it is still removed on every error
+        // path, only not on a signal.
+        guard bytes.count < capacity else { return }
+        for (i, b) in bytes.enumerated() { path[i] = CChar(bitPattern: b) }
+        path[bytes.count] = 0
+    }
+
+    /// The temporary is gone (renamed or removed): a signal now removes nothing.
+    static func forget(_ temporary: String) {
+        if String(cString: path) == temporary { path[0] = 0 }
+    }
+
+    /// Removes the temporary and forgets it.
+    static func remove(_ temporary: String) {
+        withSignalsBlocked {
+            unlink(temporary)
+            forget(temporary)
+        }
+    }
+}

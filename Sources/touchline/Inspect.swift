@@ -11,7 +11,7 @@ struct Inspect: ParsableCommand {
             """
     )
 
-    @Argument(help: "Trace files (libinput record YAML, evemu, getevent -lt).")
+    @Argument(help: "Trace files (libinput record YAML, evemu, getevent -lt); - for standard input.")
     var files: [String]
 
     @OptionGroup var input: InputOptions
@@ -28,10 +28,19 @@ struct Inspect: ParsableCommand {
         defer { out.flush() }
         for path in files {
             var trace = try TraceFile.open(path, input: input)
-            var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
-            var stats = [TouchStatistics](repeating: TouchStatistics(), count: trace.devices.count)
+            // Devices a trace describes only when it reaches them get their assembler then.
+            var assemblers: [FrameAssembler] = []
+            var stats: [TouchStatistics] = []
+            func addDevices() {
+                while assemblers.count < trace.devices.count {
+                    assemblers.append(FrameAssembler(device: trace.devices[assemblers.count], options: input.assemblerOptions))
+                    stats.append(TouchStatistics())
+                }
+            }
+            addDevices()
             do {
                 while let (index, event) = try trace.next() {
+                    if index >= assemblers.count { addDevices() }
                     stats[index].count(event: event)
                     if assemblers[index].feed(event) { stats[index].count(frame: assemblers[index].frame) }
                 }
@@ -39,8 +48,9 @@ struct Inspect: ParsableCommand {
                 out.flush()
                 throw error
             }
+            addDevices()
             for index in trace.devices.indices {
-                let summary = DeviceSummary(path: path, index: index, format: trace.format,
+                let summary = DeviceSummary(path: trace.displayName, index: index, format: trace.format,
                                             device: trace.devices[index], assembler: assemblers[index], stats: stats[index])
                 out.write(json ? summary.json : summary.text)
             }

@@ -13,7 +13,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "A trace file (libinput record YAML, evemu, getevent -lt).")
+    @Argument(help: "A trace file (libinput record YAML, evemu, getevent -lt); - for standard input.")
     var file: String
 
     @OptionGroup var input: InputOptions
@@ -40,18 +40,27 @@ struct Replay: ParsableCommand {
     func replay() throws {
         let graphConfiguration = try config.map(loadConfiguration) ?? .default
         var trace = try TraceFile.open(file, input: input)
-        var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
-        for (index, assembler) in assemblers.enumerated() {
-            if let warning = assembler.geometry.warning {
-                warn("\(file): device \(index) (\(trace.devices[index].name)): \(warning)")
+        // A trace may describe a device only when it reaches it (getevent paths, libinput record
+        // devices): each gets its assembler and graph then, before its first event.
+        var assemblers: [FrameAssembler] = []
+        var drivers: [ReplayDriver] = []
+        func addDevices() {
+            while assemblers.count < trace.devices.count {
+                let index = assemblers.count
+                let assembler = FrameAssembler(device: trace.devices[index], options: input.assemblerOptions)
+                if let warning = assembler.geometry.warning {
+                    warn("\(trace.displayName): device \(index) (\(trace.devices[index].name)): \(warning)")
+                }
+                assemblers.append(assembler)
+                // --frames needs no recognizers.
+                guard !frames else { continue }
+                var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+                driver.graph.device = index
+                driver.graph.explain = explain
+                drivers.append(driver)
             }
         }
-        var drivers: [ReplayDriver] = assemblers.enumerated().map { index, assembler in
-            var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
-            driver.graph.device = index
-            driver.graph.explain = explain
-            return driver
-        }
+        addDevices()
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
         let emit: (GestureEvent) -> Void = { event in
@@ -63,6 +72,7 @@ struct Replay: ParsableCommand {
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {
+                if index >= assemblers.count { addDevices() }
                 guard assemblers[index].feed(event) else { continue }
                 if frames {
                     json.reset()

@@ -28,30 +28,36 @@ struct Inspect: ParsableCommand {
         defer { out.flush() }
         for path in files {
             var trace = try TraceFile.open(path, input: input)
-            // Devices a trace describes only when it reaches them get their assembler then.
+            // Each device gets its assembler at its first event (a trace may describe a device
+            // only when it reaches it, and list thousands that send nothing); `state[device]`
+            // indexes `assemblers` and `stats`, or is -1.
+            var state: [Int] = []
             var assemblers: [FrameAssembler] = []
             var stats: [TouchStatistics] = []
-            func addDevices() {
-                while assemblers.count < trace.devices.count {
-                    assemblers.append(FrameAssembler(device: trace.devices[assemblers.count], options: input.assemblerOptions))
-                    stats.append(TouchStatistics())
-                }
+            func start(_ index: Int) -> Int {
+                if state.count < trace.devices.count { state += repeatElement(-1, count: trace.devices.count - state.count) }
+                state[index] = assemblers.count
+                assemblers.append(FrameAssembler(device: trace.devices[index], options: input.assemblerOptions))
+                stats.append(TouchStatistics())
+                return state[index]
             }
-            addDevices()
             do {
                 while let (index, event) = try trace.next() {
-                    if index >= assemblers.count { addDevices() }
-                    stats[index].count(event: event)
-                    if assemblers[index].feed(event) { stats[index].count(frame: assemblers[index].frame) }
+                    var k = index < state.count ? state[index] : -1
+                    if k < 0 { k = start(index) }
+                    stats[k].count(event: event)
+                    if assemblers[k].feed(event) { stats[k].count(frame: assemblers[k].frame) }
                 }
             } catch {
                 out.flush()
                 throw error
             }
-            addDevices()
             for index in trace.devices.indices {
-                let summary = DeviceSummary(path: trace.displayName, index: index, format: trace.format,
-                                            device: trace.devices[index], assembler: assemblers[index], stats: stats[index])
+                let k = index < state.count ? state[index] : -1
+                let summary = DeviceSummary(
+                    path: trace.displayName, index: index, format: trace.format, device: trace.devices[index],
+                    assembler: k >= 0 ? assemblers[k] : FrameAssembler(device: trace.devices[index], options: input.assemblerOptions),
+                    stats: k >= 0 ? stats[k] : TouchStatistics())
                 out.write(json ? summary.json : summary.text)
             }
         }

@@ -40,27 +40,30 @@ struct Replay: ParsableCommand {
     func replay() throws {
         let graphConfiguration = try config.map(loadConfiguration) ?? .default
         var trace = try TraceFile.open(file, input: input)
-        // A trace may describe a device only when it reaches it (getevent paths, libinput record
-        // devices): each gets its assembler and graph then, before its first event.
+        // Each device gets its assembler (and graph) at its first event: a trace may describe a
+        // device only when it reaches it (getevent paths, libinput record devices), and a
+        // getevent trace may list thousands of devices that send nothing.
+        // `state[device]` indexes `assemblers` and `drivers`, or is -1.
+        var state: [Int] = []
         var assemblers: [FrameAssembler] = []
         var drivers: [ReplayDriver] = []
-        func addDevices() {
-            while assemblers.count < trace.devices.count {
-                let index = assemblers.count
-                let assembler = FrameAssembler(device: trace.devices[index], options: input.assemblerOptions)
-                if let warning = assembler.geometry.warning {
-                    warn("\(trace.displayName): device \(index) (\(trace.devices[index].name)): \(warning)")
-                }
-                assemblers.append(assembler)
-                // --frames needs no recognizers.
-                guard !frames else { continue }
+        func start(_ index: Int) -> Int {
+            if state.count < trace.devices.count { state += repeatElement(-1, count: trace.devices.count - state.count) }
+            let assembler = FrameAssembler(device: trace.devices[index], options: input.assemblerOptions)
+            if let warning = assembler.geometry.warning {
+                warn("\(trace.displayName): device \(index) (\(trace.devices[index].name)): \(warning)")
+            }
+            state[index] = assemblers.count
+            assemblers.append(assembler)
+            // --frames needs no recognizers.
+            if !frames {
                 var driver = ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
                 driver.graph.device = index
                 driver.graph.explain = explain
                 drivers.append(driver)
             }
+            return state[index]
         }
-        addDevices()
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
         let emit: (GestureEvent) -> Void = { event in
@@ -72,14 +75,15 @@ struct Replay: ParsableCommand {
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {
-                if index >= assemblers.count { addDevices() }
-                guard assemblers[index].feed(event) else { continue }
+                var k = index < state.count ? state[index] : -1
+                if k < 0 { k = start(index) }
+                guard assemblers[k].feed(event) else { continue }
                 if frames {
                     json.reset()
-                    assemblers[index].frame.writeJSON(device: index, into: &json)
+                    assemblers[k].frame.writeJSON(device: index, into: &json)
                     out.write(json.bytes)
                 } else {
-                    drivers[index].feed(assemblers[index].frame, emit: emit)
+                    drivers[k].feed(assemblers[k].frame, emit: emit)
                 }
             }
         } catch {
@@ -88,7 +92,7 @@ struct Replay: ParsableCommand {
         // At the end of the input (or before reporting a bad line) pending deadlines still fire
         // and fingers still down are cancelled, so every began has its end.
         if !frames {
-            for index in drivers.indices { drivers[index].finish(emit: emit) }
+            for k in state where k >= 0 { drivers[k].finish(emit: emit) }
         }
         out.flush()
         if let failure { throw failure }

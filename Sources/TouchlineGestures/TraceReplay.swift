@@ -8,8 +8,10 @@ import TouchlineCore
 /// fuzzed is what runs.
 ///
 ///     var replay = TraceReplay(configuration: .default)
-///     for d in reader.devices { _ = try replay.addDevice(d) }
-///     while let e = try reader.next() { replay.feed(device: e.device, e.event, emit: sink) }
+///     while let e = try reader.next() {
+///         if !replay.isStarted(e.device) { _ = try replay.start(device: e.device, reader.devices[e.device]) }
+///         replay.feed(device: e.device, e.event, emit: sink)
+///     }
 ///     replay.finish(emit: sink)
 public struct TraceReplay {
     public let configuration: GraphConfiguration
@@ -18,8 +20,14 @@ public struct TraceReplay {
     public let recognizes: Bool
     /// Whether the graphs emit a line per arena decision.
     public let explain: Bool
+    /// The started devices' assemblers and graphs, in the order they started.
     public private(set) var assemblers: [FrameAssembler] = []
     public private(set) var drivers: [ReplayDriver] = []
+    /// For each device index, where its assembler (and graph) is in `assemblers`, or -1 until
+    /// the device is started: a trace may describe thousands of devices that send nothing.
+    private var lane: [Int] = []
+    /// The device index of each started device.
+    private var deviceOf: [Int] = []
 
     public init(
         configuration: GraphConfiguration = .default, assemblerOptions: FrameAssembler.Options = .init(),
@@ -31,44 +39,50 @@ public struct TraceReplay {
         self.explain = explain
     }
 
-    public var deviceCount: Int { assemblers.count }
+    public func isStarted(_ device: Int) -> Bool { device >= 0 && device < lane.count && lane[device] >= 0 }
 
-    /// Adds the next device (its index is the number added before it) and returns what its
-    /// description made the assembler assume (docs/frame-assembly.md#device-descriptions).
-    /// Throws when the configuration is invalid for a graph (docs/config.md#validation).
-    public mutating func addDevice(_ description: DeviceDescription) throws(GraphConfigurationError) -> [String] {
+    /// Starts `device` (a trace's index for it, 0 or more) with its description, before its
+    /// first event, and returns what the description made the assembler assume
+    /// (docs/frame-assembly.md#device-descriptions). Throws when the configuration is invalid
+    /// for a graph (docs/config.md#validation).
+    public mutating func start(device: Int, _ description: DeviceDescription) throws(GraphConfigurationError) -> [String] {
+        precondition(device >= 0 && !isStarted(device), "device \(device) is started already")
         let assembler = FrameAssembler(device: description, options: assemblerOptions)
         if recognizes {
             var driver = try ReplayDriver(configuration: configuration, surface: assembler.geometry.size)
-            driver.graph.device = assemblers.count
+            driver.graph.device = device
             driver.graph.explain = explain
             drivers.append(driver)
         }
+        if lane.count <= device { lane += repeatElement(-1, count: device + 1 - lane.count) }
+        lane[device] = assemblers.count
+        deviceOf.append(device)
         assemblers.append(assembler)
         return assembler.warnings
     }
 
-    /// Feeds one event of `device` (an index below `deviceCount`). Returns true when it
-    /// completed a frame, `frame(of: device)`, which has then gone through the device's graph.
+    /// Feeds one event of a started device. Returns true when it completed a frame,
+    /// `frame(of: device)`, which has then gone through the device's graph.
     @discardableResult
     public mutating func feed(device: Int, _ event: InputEvent, emit: (GestureEvent) -> Void) -> Bool {
-        guard assemblers[device].feed(event) else { return false }
+        let k = lane[device]
+        guard assemblers[k].feed(event) else { return false }
         guard recognizes else { return true }
         // As if live: every other device's deadlines before this frame fire first, in time order.
-        if drivers.count > 1 { fireDeadlines(before: assemblers[device].frame.time, emit: emit) }
-        drivers[device].feed(assemblers[device].frame, emit: emit)
+        if drivers.count > 1 { fireDeadlines(before: assemblers[k].frame.time, emit: emit) }
+        drivers[k].feed(assemblers[k].frame, emit: emit)
         return true
     }
 
-    /// The last frame `device` completed.
-    public func frame(of device: Int) -> TouchFrame { assemblers[device].frame }
+    /// The last frame a started device completed.
+    public func frame(of device: Int) -> TouchFrame { assemblers[lane[device]].frame }
 
     /// End of input (or of the good input, before a bad line is reported): pending deadlines
     /// still fire and fingers still down are cancelled, so every `began` has its end.
     public mutating func finish(emit: (GestureEvent) -> Void) {
         guard recognizes else { return }
         if drivers.count > 1 { fireDeadlines(before: nil, emit: emit) }
-        let order = drivers.indices.sorted { (drivers[$0].time ?? .zero, $0) < (drivers[$1].time ?? .zero, $1) }
+        let order = drivers.indices.sorted { (drivers[$0].time ?? .zero, deviceOf[$0]) < (drivers[$1].time ?? .zero, deviceOf[$1]) }
         for index in order { drivers[index].finish(emit: emit) }
     }
 
@@ -79,7 +93,8 @@ public struct TraceReplay {
             var earliest: (index: Int, time: Timestamp)?
             for index in drivers.indices {
                 guard let d = drivers[index].graph.nextDeadline, time.map({ d < $0 }) ?? true else { continue }
-                if earliest.map({ d < $0.time }) ?? true { earliest = (index, d) }
+                // Started order is not device order: a tie goes to the lower device index.
+                if earliest.map({ (d, deviceOf[index]) < ($0.time, deviceOf[$0.index]) }) ?? true { earliest = (index, d) }
             }
             guard let earliest else { return }
             drivers[earliest.index].advance(to: earliest.time, emit: emit)

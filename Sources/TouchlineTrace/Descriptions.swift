@@ -50,97 +50,128 @@ extension TraceReader {
         }
         return candidates
     }
-
-    /// Reads a getevent trace once and describes its devices from what they sent: the codes
-    /// seen, and for each axis a range from 0 (or the lowest value, if negative) to the highest
-    /// value seen; tracking ids get 0...65535. `options.ranges` replace inferred ranges and
-    /// `options.name` the name. Pass the result as `TraceReaderOptions.geteventDevices` when
-    /// reading the same file again.
-    public static func inferGeteventDevices(source: some ByteSource, fileName: String, options: GeteventOptions = GeteventOptions(), maxLineLength: Int = 64 * 1024) throws(TraceError) -> [DeviceDescription] {
-        var scanner = LineScanner(source: source, fileName: fileName, maxLineLength: maxLineLength)
-        var names = GeteventNames()
-        var facts: [GeteventDeviceFacts] = []
-        var current = 0
-        var sawEvent = false
-        func index(_ path: [UInt8]) -> Int {
-            if let i = facts.firstIndex(where: { $0.path == path }) { return i }
-            // Events printed without a path before any path was seen belong to device 0.
-            if facts.count == 1 && facts[0].path == nil { facts[0].path = path; return 0 }
-            facts.append(GeteventDeviceFacts(path: path))
-            return facts.count - 1
-        }
-        while try scanner.nextLine() {
-            let line: GeteventLine
-            var pathBytes: [UInt8]?
-            do {
-                line = try scanner.withLine { (l) throws(LineError) -> GeteventLine in
-                    let line = try parseGeteventLine(l, names: &names)
-                    switch line {
-                    case .event(let row): if let p = row.path { pathBytes = Array(l[p]) }
-                    case .addDevice(let p), .name(let p): pathBytes = Array(l[p])
-                    default: break
-                    }
-                    return line
-                }
-            } catch {
-                throw scanner.error(error.message)
-            }
-            switch line {
-            case .blank, .info: break
-            case .addDevice: current = index(pathBytes!)
-            case .name: if current < facts.count { facts[current].name = String(decoding: pathBytes!, as: UTF8.self) }
-            case .event(let row):
-                sawEvent = true
-                let i = pathBytes.map { index($0) } ?? 0
-                if facts.isEmpty { facts.append(GeteventDeviceFacts()) }
-                facts[i].observe(row.event)
-            }
-        }
-        guard sawEvent else {
-            if !scanner.sawBytes { throw scanner.error("empty file: expected a getevent -lt trace", line: 1) }
-            throw scanner.error("no events: expected event lines such as '[   12.345678] EV_ABS       ABS_MT_POSITION_X    0000002b'")
-        }
-        return facts.map { f in
-            var d = f.description(options: options)
-            if f.name == nil && options.name == nil, let path = f.path { d.name = String(decoding: path, as: UTF8.self) }
-            return d
-        }
-    }
 }
 
 extension TraceReader {
-    /// Opens a trace file as the CLI does, with the file system behind two closures:
+    /// The path that names standard input.
+    public static let standardInputPath = "-"
+
+    /// Opens a trace file as the CLI does, with the file system behind two closures. The trace is
+    /// opened once and read once, so a pipe, a FIFO or standard input (`-`) reads as a file does:
     /// - a header-less evemu `.events` file gets its description from `descriptionPath`
-    ///   (`--desc`) or else from the first of `descriptionCandidates(forEventsPath:)` that exists;
-    /// - a getevent trace is read twice: once to infer its devices, then to stream.
+    ///   (`--desc`) or else from the first of `descriptionCandidates(forEventsPath:)` that exists
+    ///   (standard input has no name to look beside); the lines read before that was known are
+    ///   read again from memory, not from the file;
+    /// - a getevent trace streams, its ranges from a `getevent -lp` header, `options.getevent`
+    ///   or a bounded look-ahead (docs/traces.md).
     /// Throws `TraceError` for bad content and whatever `openFile` throws for I/O.
     public static func open(
         path: String, descriptionPath: String? = nil, options: TraceReaderOptions = TraceReaderOptions(),
-        openFile: (String) throws -> any ByteSource, fileExists: (String) -> Bool
+        openFile: (String) throws -> any ByteSource, fileExists: (String) -> Bool, fileName: String? = nil
     ) throws -> TraceReader {
         var options = options
+        let fileName = fileName ?? path
         if let descriptionPath {
             options.description = try readDescription(source: openFile(descriptionPath), fileName: descriptionPath, maxLineLength: options.maxLineLength)
         }
-        var reader: TraceReader
+        let shared = SharedSource(try openFile(path))
+        let log = ReadLog()
+        let firstError: TraceError
+        var opened: TraceReader?
         do {
-            reader = try TraceReader(source: openFile(path), fileName: path, options: options)
-        } catch let error as TraceError where error.needsDescription && descriptionPath == nil {
-            let candidates = descriptionCandidates(forEventsPath: path)
-            guard let found = candidates.first(where: fileExists) else {
-                var extended = error
-                extended.message += "; none of " + candidates.map { "'\($0)'" }.joined(separator: ", ") + " exists"
-                throw extended
-            }
-            options.description = try readDescription(source: openFile(found), fileName: found, maxLineLength: options.maxLineLength)
-            reader = try TraceReader(source: openFile(path), fileName: path, options: options)
+            opened = try TraceReader(source: LoggingSource(shared: shared, log: log), fileName: fileName, options: options)
+            firstError = TraceError(file: fileName, line: 0, message: "")
+        } catch {
+            firstError = error
         }
-        if reader.format == .getevent && options.geteventDevices == nil {
-            options.geteventDevices = try inferGeteventDevices(source: openFile(path), fileName: path, options: options.getevent, maxLineLength: options.maxLineLength)
-            reader = try TraceReader(source: openFile(path), fileName: path, options: options)
+        if var reader = opened {
+            log.stop()
+            // Every device known before the first event, and the events in the order asked for.
+            try reader.readAllDevices(reopen: { try openFile(path) })
+            return reader
         }
-        // Every device known before the first event, and the events in time order.
-        try reader.readAllDevices(reopen: { try openFile(path) })
-        return reader
+        guard firstError.needsDescription && descriptionPath == nil else { throw firstError }
+        guard path != standardInputPath else {
+            throw TraceError(file: firstError.file, line: firstError.line, message: firstError.message + "; standard input has no file beside it: give --desc FILE", needsDescription: true)
+        }
+        let candidates = descriptionCandidates(forEventsPath: path)
+        guard let found = candidates.first(where: fileExists) else {
+            let tried = candidates.map { "'\($0)'" }.joined(separator: ", ")
+            throw TraceError(file: firstError.file, line: firstError.line, message: firstError.message + "; none of " + tried + " exists", needsDescription: true)
+        }
+        options.description = try readDescription(source: openFile(found), fileName: found, maxLineLength: options.maxLineLength)
+        guard let prefix = log.bytes else {
+            // Only comments longer than the log keeps came before the first event line.
+            throw TraceError(file: fileName, line: 1, message: "more than \(ReadLog.limit) bytes before the first event line: give the description with --desc FILE")
+        }
+        log.stop()
+        return try TraceReader(source: ReplaySource(prefix: prefix, shared: shared), fileName: fileName, options: options)
+    }
+}
+
+/// One byte source read through several wrappers in turn, so that they share its position.
+private final class SharedSource {
+    var base: any ByteSource
+    init(_ base: any ByteSource) { self.base = base }
+}
+
+/// The bytes read while a trace's beginning is examined, to be read again once the
+/// description of a header-less evemu file is known.
+private final class ReadLog {
+    /// The first event line of an evemu file comes after its comments: 1 MiB is a lot of them.
+    static let limit = 1 << 20
+    private(set) var bytes: [UInt8]? = []
+    private var logging = true
+
+    func record(_ chunk: UnsafeRawBufferPointer) {
+        guard logging, bytes != nil else { return }
+        if bytes!.count + chunk.count > Self.limit {
+            bytes = nil
+        } else {
+            bytes!.append(contentsOf: chunk)
+        }
+    }
+
+    func stop() {
+        logging = false
+        bytes = nil
+    }
+}
+
+private struct LoggingSource: ByteSource {
+    let shared: SharedSource
+    let log: ReadLog
+
+    // A regular file under the log is still one: a libinput record file of several devices is
+    // then read through one reader per device section (TraceReader+Devices) instead of held.
+    var isRereadable: Bool { shared.base.isRereadable }
+    mutating func seek(to offset: Int) throws { try shared.base.seek(to: offset) }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = try shared.base.read(into: buffer)
+        if n > 0 { log.record(UnsafeRawBufferPointer(rebasing: buffer[0..<min(n, buffer.count)])) }
+        return n
+    }
+}
+
+/// The logged bytes, then the rest of the source.
+private struct ReplaySource: ByteSource {
+    let prefix: [UInt8]
+    var offset = 0
+    let shared: SharedSource
+
+    init(prefix: [UInt8], shared: SharedSource) {
+        self.prefix = prefix
+        self.shared = shared
+    }
+
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset < prefix.count else { return try shared.base.read(into: buffer) }
+        let n = min(buffer.count, prefix.count - offset)
+        prefix.withUnsafeBytes { all in
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<offset + n]))
+        }
+        offset += n
+        return n
     }
 }

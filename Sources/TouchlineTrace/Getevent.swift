@@ -10,16 +10,25 @@ import TouchlineCore
 
 /// How to describe a device that a getevent trace does not describe.
 public struct GeteventOptions: Sendable, Hashable {
-    /// The device name when the trace has no `name:` line (default "getevent").
+    /// The device name when the trace has no `name:` line and prints no device path (default
+    /// "getevent").
     public var name: String?
-    /// Axis ranges (by ABS code) that replace the inferred ones, for instance the panel's real
-    /// 0...1023 where the trace only reached 4...1014; set `resolution` here to get exact mm.
+    /// Axis ranges (by ABS code) that replace those of a `getevent -lp` header and the inferred
+    /// ones, for instance the panel's real 0...1079 where the trace only reached 4...1014; set
+    /// `resolution` here to get exact mm.
     public var ranges: [UInt16: AbsInfo]
+    /// How many events the reader looks ahead, for a device whose ranges it has to infer, before
+    /// it decides them (docs/traces.md, "Axis ranges").
+    public var lookAhead: Int
 
-    public init(name: String? = nil, ranges: [UInt16: AbsInfo] = [:]) {
+    public init(name: String? = nil, ranges: [UInt16: AbsInfo] = [:], lookAhead: Int = GeteventOptions.defaultLookAhead) {
         self.name = name
         self.ranges = ranges
+        self.lookAhead = max(1, lookAhead)
     }
+
+    /// 4,096 events: a few seconds of touching, 128 KiB of buffered events.
+    public static let defaultLookAhead = 4096
 }
 
 /// One parsed event line: the device path's bytes (if printed) and the event.
@@ -97,10 +106,11 @@ enum GeteventLine {
     case event(GeteventRow)
     /// "add device 1: /dev/input/event4" (the range is the path).
     case addDevice(Range<Int>)
-    /// "  name:     "touch_dev"" (the range is the name inside the quotes).
-    case name(Range<Int>)
-    /// Other lines getevent prints about devices ("could not get driver version ...", the
-    /// indented details of -i).
+    /// An indented line of an "add device" block ("  name: ...", "  events:", "    ABS (0003):
+    /// ..."): the header reader takes it.
+    case detail
+    /// Other lines getevent prints about devices ("could not get driver version ...",
+    /// "remove device ...").
     case info
 }
 
@@ -126,28 +136,24 @@ func parseGeteventLine(_ line: UnsafeBufferPointer<UInt8>, names: inout Getevent
             _ = c.take(UInt8(ascii: ":"))
             c.skipSpaces()
             let path = c.token()
-            guard !path.isEmpty else { throw LineError("expected a device path after 'add device N:'") }
+            guard !path.isEmpty else { throw LineError("expected a device path after 'add device N:', found the end of the line") }
+            guard path.count <= maxDevicePathLength else {
+                throw LineError("a device path of \(path.count) bytes: expected at most \(maxDevicePathLength), found \(quotedToken(c.bytes, path))")
+            }
             return .addDevice(path)
         }
-        if c.take("could not ") { return .info }
+        if c.take("could not ") || c.take("remove device ") { return .info }
         if c.take("/dev/input/") {
             throw LineError("expected a timestamp '[ sec.usec]' at the start of the event line: record with 'getevent -lt'")
         }
         throw LineError("expected a getevent -lt line '[ sec.usec] EV_TYPE CODE VALUE', found \(quoted(line))")
     }
-    // Indented lines belong to an "add device" block.
-    if c.take("name:") {
-        c.skipSpaces()
-        var start = c.index, end = line.count
-        while end > start && line[end - 1].isSpaceOrTab { end -= 1 }
-        if end - start >= 2 && line[start] == UInt8(ascii: "\"") && line[end - 1] == UInt8(ascii: "\"") {
-            start += 1
-            end -= 1
-        }
-        return .name(start..<end)
-    }
-    return .info
+    return .detail
 }
+
+/// The longest device path accepted: getevent prints paths under /dev/input, and every path
+/// seen is kept for the whole trace, so a hostile trace must not make each one 64 KiB.
+let maxDevicePathLength = 1024
 
 @inline(__always)
 func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throws(LineError) -> GeteventRow {
@@ -162,21 +168,25 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
     if c.take("/dev/") {
         let start = c.index - 5
         while !c.atEnd && c.peek != UInt8(ascii: ":") && !c.peek!.isSpaceOrTab { c.index += 1 }
-        guard c.take(UInt8(ascii: ":")) else { throw LineError("expected ':' after the device path") }
+        guard c.take(UInt8(ascii: ":")) else {
+            throw LineError("expected ':' after the device path \(quotedToken(c.bytes, start..<c.index)), found \(found(c))")
+        }
+        guard c.index - 1 - start <= maxDevicePathLength else {
+            throw LineError("a device path of \(c.index - 1 - start) bytes: expected at most \(maxDevicePathLength), found \(quotedToken(c.bytes, start..<(c.index - 1)))")
+        }
         path = start..<(c.index - 1)
         c.skipSpaces()
     }
     let typeToken = c.token()
     guard !typeToken.isEmpty else { throw LineError("expected an event type (EV_ABS or hex) after the timestamp, found the end of the line") }
     guard let type = names.type(UnsafeBufferPointer(rebasing: c.bytes[typeToken])) else {
-        throw LineError("unknown event type '\(c.text(typeToken))': expected a name such as EV_ABS or a 4-digit hex number")
+        throw LineError("unknown event type \(quotedToken(c.bytes, typeToken)): expected a type name such as EV_ABS, EV_KEY or EV_SYN, or 4 hex digits")
     }
     c.skipSpaces()
     let codeToken = c.token()
     guard !codeToken.isEmpty else { throw LineError("expected an event code after the type, found the end of the line") }
     guard let code = names.code(type: type, UnsafeBufferPointer(rebasing: c.bytes[codeToken])) else {
-        let typeName = EventCodes.typeName(type) ?? hex4(type)
-        throw LineError("unknown event code '\(c.text(codeToken))' for \(typeName): expected a name such as ABS_MT_POSITION_X or a 4-digit hex number")
+        throw LineError(unknownCodeMessage(type: type, token: UnsafeBufferPointer(rebasing: c.bytes[codeToken])))
     }
     c.skipSpaces()
     let valueToken = c.token()
@@ -185,14 +195,16 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
     // getevent prints values with "%08x": fewer digits means a cut line.
     if valueToken.count == 8, let v = wholeHex(valueBytes) {
         value = Int32(bitPattern: UInt32(v))
+    } else if equalsASCII(valueBytes, "UP") {
+        value = 0
+    } else if equalsASCII(valueBytes, "DOWN") {
+        value = 1
+    } else if equalsASCII(valueBytes, "REPEAT") {
+        value = 2
+    } else if valueToken.isEmpty {
+        throw LineError("expected a value (8 hex digits) after the code, found the end of the line")
     } else {
-        switch c.text(valueToken) {
-        case "UP": value = 0
-        case "DOWN": value = 1
-        case "REPEAT": value = 2
-        case "": throw LineError("expected a value (8 hex digits) after the code, found the end of the line")
-        default: throw LineError("expected a value of 8 hex digits (or UP/DOWN/REPEAT) after the code, found '\(c.text(valueToken))'")
-        }
+        throw LineError("expected a value of 8 hex digits (or UP/DOWN/REPEAT) after the code, found \(quotedToken(c.bytes, valueToken))")
     }
     c.skipSpaces()
     guard c.atEnd else { throw LineError("unexpected \(found(c)) after the value: expected the end of the line") }
@@ -200,46 +212,65 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
     return GeteventRow(path: path, event: InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: type, code: code, value: value))
 }
 
-/// What the pre-scan learns about one device of a getevent trace.
-struct GeteventDeviceFacts {
-    var path: [UInt8]?
-    var name: String?
-    var codes: [UInt16: Set<UInt16>] = [:]
-    var minimum: [UInt16: Int32] = [:]
-    var maximum: [UInt16: Int32] = [:]
+@inline(__always) func equalsASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+    guard bytes.count == text.utf8CodeUnitCount else { return false }
+    let p = text.utf8Start
+    for k in 0..<bytes.count where bytes[k] != p[k] { return false }
+    return true
+}
 
-    mutating func observe(_ e: InputEvent) {
-        if codes[e.type]?.contains(e.code) != true { codes[e.type, default: []].insert(e.code) }
-        guard e.type == EventCodes.EV_ABS else { return }
-        // A tracking id of -1 is a lift, not a point of the id's range.
-        if e.code == EventCodes.ABS_MT_TRACKING_ID && e.value < 0 { return }
-        if let m = minimum[e.code] { if e.value < m { minimum[e.code] = e.value } } else { minimum[e.code] = e.value }
-        if let m = maximum[e.code] { if e.value > m { maximum[e.code] = e.value } } else { maximum[e.code] = e.value }
+/// The message for a code token that names no code of `type`: the token as the line holds it,
+/// and what the type's codes look like (or which type the name belongs to).
+func unknownCodeMessage(type: UInt16, token: UnsafeBufferPointer<UInt8>) -> String {
+    let typeName = EventCodes.typeName(type) ?? hex4(type)
+    let shown = quotedToken(token, 0..<token.count)
+    let example: String
+    switch type {
+    case EventCodes.EV_SYN: example = "SYN_REPORT"
+    case EventCodes.EV_KEY: example = "BTN_TOUCH"
+    case EventCodes.EV_REL: example = "REL_X"
+    case EventCodes.EV_ABS: example = "ABS_MT_POSITION_X"
+    case EventCodes.EV_MSC: example = "MSC_SCAN"
+    case EventCodes.EV_SW: example = "SW_LID"
+    default: example = typeName.hasPrefix("EV_") ? String(typeName.dropFirst(3)) + "_…" : "a code name"
     }
+    let expected = "expected a code name of \(typeName) such as \(example), or 4 hex digits"
+    if let other = EventCodes.code(named: String(decoding: token, as: UTF8.self)), other.type != type {
+        let otherType = EventCodes.typeName(other.type) ?? hex4(other.type)
+        return "event code \(shown) is a code of \(otherType), not of \(typeName): \(expected)"
+    }
+    if token.count == 20, EventCodes.maxCode(type: type) != nil {
+        // getevent cut a name at 20 characters and more than one code (or none) starts so.
+        return "unknown event code \(shown) for \(typeName) (getevent cuts names at 20 characters, and this start fits no single code): \(expected)"
+    }
+    return "unknown event code \(shown) for \(typeName): \(expected)"
+}
 
-    /// The description: what was seen, ranges from 0 (or the lowest value, if negative) to
-    /// the highest value seen, as documented in docs/traces.md.
-    func description(options: GeteventOptions) -> DeviceDescription {
-        var codes = self.codes
-        codes[EventCodes.EV_SYN, default: []].insert(EventCodes.SYN_REPORT)
-        var absinfo: [UInt16: AbsInfo] = [:]
-        for code in codes[EventCodes.EV_ABS] ?? [] {
-            if code == EventCodes.ABS_MT_TRACKING_ID {
-                absinfo[code] = AbsInfo(minimum: 0, maximum: 65535)
-                continue
-            }
-            let lo = min(0, minimum[code] ?? 0)
-            let hi = max(lo, maximum[code] ?? 0)
-            absinfo[code] = AbsInfo(minimum: lo, maximum: hi)
+/// A token of a line quoted for a message as the line holds it: printable ASCII and valid UTF-8
+/// as they are, other bytes as \xNN, shortened to `limit` bytes with "…".
+func quotedToken(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, limit: Int = 40) -> String {
+    let bytes = UnsafeBufferPointer(rebasing: line[range])
+    let shown = UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, limit)])
+    var out = "'"
+    var i = 0
+    let digits = Array("0123456789abcdef".utf8)
+    while i < shown.count {
+        let b = shown[i]
+        if b >= 0x20 && b < 0x7F {
+            out.unicodeScalars.append(Unicode.Scalar(b))
+            i += 1
+            continue
         }
-        for (code, range) in options.ranges {
-            absinfo[code] = range
-            codes[EventCodes.EV_ABS, default: []].insert(code)
+        // A whole multi-byte UTF-8 character is shown as itself; anything else as \xNN.
+        let length = b >= 0xF0 && b < 0xF5 ? 4 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0
+        if length > 0 && i + length <= shown.count,
+           let decoded = String(validating: UnsafeBufferPointer(rebasing: shown[i..<i + length]), as: UTF8.self) {
+            out += decoded
+            i += length
+            continue
         }
-        var sorted: [UInt16: [UInt16]] = [:]
-        for (type, set) in codes { sorted[type] = set.sorted() }
-        return DeviceDescription(
-            name: options.name ?? name ?? "getevent",
-            properties: [EventCodes.INPUT_PROP_DIRECT], codes: sorted, absinfo: absinfo)
+        out += "\\x" + String(decoding: [digits[Int(b >> 4)], digits[Int(b & 15)]], as: UTF8.self)
+        i += 1
     }
+    return out + (bytes.count > limit ? "…'" : "'")
 }

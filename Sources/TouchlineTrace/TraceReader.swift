@@ -5,11 +5,8 @@ public struct TraceReaderOptions: Sendable {
     /// The device of a header-less evemu `.events` file (read its `.desc` with
     /// `TraceReader.readDescription`). A file with its own header ignores this.
     public var description: DeviceDescription?
-    /// The devices of a getevent trace, from `TraceReader.inferGeteventDevices` (a first pass
-    /// over the same file). Without them the reader describes the devices from `getevent`
-    /// alone: its name and ranges, and no inferred ranges.
-    public var geteventDevices: [DeviceDescription]?
-    /// Name and axis ranges for getevent traces, which carry none.
+    /// Name, axis ranges and look-ahead for getevent traces, which carry no ranges unless they
+    /// begin with a `getevent -lp` header.
     public var getevent: GeteventOptions
     /// The longest line accepted; a longer one (a binary file, say) is an error.
     public var maxLineLength: Int
@@ -34,12 +31,11 @@ public struct TraceReaderOptions: Sendable {
     }
 
     public init(
-        description: DeviceDescription? = nil, geteventDevices: [DeviceDescription]? = nil,
+        description: DeviceDescription? = nil,
         getevent: GeteventOptions = GeteventOptions(), maxLineLength: Int = 64 * 1024, format: TraceFormat? = nil
     ) {
         self.format = format
         self.description = description
-        self.geteventDevices = geteventDevices
         self.getevent = getevent
         self.maxLineLength = maxLineLength
     }
@@ -69,10 +65,9 @@ public struct TraceReader {
     /// After an error, or past the end of the one device section this reader reads.
     var done = false
     // getevent
-    private var geteventNames = GeteventNames()
-    private var geteventPaths: [[UInt8]] = []
-    private var geteventOptions: GeteventOptions
-    private var geteventPrescanned = false
+    private var getevent: GeteventDecoder
+    /// The getevent decoder has not yet seen the line that detection read.
+    private var geteventLineReady = true
     // libinput record
     var header = LibinputHeaderParser()
     var eventsKeyIndent = -1
@@ -86,7 +81,7 @@ public struct TraceReader {
 
     public init(source: some ByteSource, fileName: String, options: TraceReaderOptions = TraceReaderOptions()) throws(TraceError) {
         scanner = LineScanner(source: source, fileName: fileName, maxLineLength: options.maxLineLength)
-        geteventOptions = options.getevent
+        getevent = GeteventDecoder(options: options.getevent, fileName: fileName)
         limits = options
         devices = []
         // Detection: the first line that is neither blank nor a '#' comment decides.
@@ -207,72 +202,27 @@ public struct TraceReader {
     // MARK: getevent
 
     private mutating func startGetevent(_ options: TraceReaderOptions) throws(TraceError) {
-        if let known = options.geteventDevices {
-            devices = known
-            geteventPrescanned = true
+        guard let event = try getevent.next(&scanner, &devices, lineReady: &geteventLineReady) else {
+            throw noEvents("expected event lines such as '[   12.345678] EV_ABS       ABS_MT_POSITION_X    0000002b'")
         }
-        repeat {
-            if let event = try geteventLine() {
-                if devices.isEmpty { devices = [GeteventDeviceFacts().description(options: geteventOptions)] }
-                pending = event
-                return
-            }
-        } while try scanner.nextLine()
-        throw noEvents("expected event lines such as '[   12.345678] EV_ABS       ABS_MT_POSITION_X    0000002b'")
+        pending = event
     }
 
+    @inline(__always)
     private mutating func nextGetevent() throws(TraceError) -> TraceEvent? {
-        while try scanner.nextLine() {
-            if let event = try geteventLine() { return event }
-        }
-        return nil
+        try getevent.next(&scanner, &devices, lineReady: &geteventLineReady)
     }
 
-    private mutating func geteventLine() throws(TraceError) -> TraceEvent? {
-        var names = geteventNames
-        defer { geteventNames = names }
-        var pathBytes: [UInt8]?
-        let line: GeteventLine = try lineOrError { l throws(LineError) -> GeteventLine in
-            let line = try parseGeteventLine(l, names: &names)
-            switch line {
-            case .event(let row): if let p = row.path { pathBytes = Array(l[p]) }
-            case .addDevice(let p): pathBytes = Array(l[p])
-            case .name(let r): pathBytes = Array(l[r])
-            default: break
-            }
-            return line
-        }
-        switch line {
-        case .blank, .info:
-            return nil
-        case .addDevice:
-            _ = deviceIndex(path: pathBytes!)
-            return nil
-        case .name:
-            // The pre-scan already named the devices; without it, the name is still worth having.
-            if !geteventPrescanned, geteventOptions.name == nil, let last = geteventPaths.indices.last, last < devices.count {
-                devices[last].name = String(decoding: pathBytes!, as: UTF8.self)
-            }
-            return nil
-        case .event(let row):
-            let device = pathBytes.map { deviceIndex(path: $0) } ?? 0
-            return TraceEvent(device: device, event: row.event)
-        }
+    /// Warnings about the trace that are not errors (so far: getevent ranges that were assumed,
+    /// and values beyond them), each a sentence starting with the file name. Returns them once.
+    public mutating func takeWarnings() -> [String] {
+        guard !getevent.warnings.isEmpty else { return [] }
+        defer { getevent.warnings.removeAll() }
+        return getevent.warnings
     }
 
-    /// The index of a device path, adding a device the first time it appears (the pre-scan
-    /// numbers devices by the same rule).
-    private mutating func deviceIndex(path: [UInt8]) -> Int {
-        if let i = geteventPaths.firstIndex(of: path) { return i }
-        geteventPaths.append(path)
-        let index = geteventPaths.count - 1
-        while devices.count <= index {
-            var d = GeteventDeviceFacts().description(options: geteventOptions)
-            if geteventOptions.name == nil { d.name = String(decoding: path, as: UTF8.self) }
-            devices.append(d)
-        }
-        return index
-    }
+    /// Whether `takeWarnings()` has something (cheap enough to ask after every event).
+    public var hasWarnings: Bool { !getevent.warnings.isEmpty }
 
     // MARK: libinput record
 

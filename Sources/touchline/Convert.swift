@@ -25,7 +25,7 @@ struct Convert: ParsableCommand {
             """
     )
 
-    @Argument(help: "The trace to convert (libinput record YAML, evemu, getevent -lt).")
+    @Argument(help: "The trace to convert (libinput record YAML, evemu, getevent -lt); - for standard input.")
     var file: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The file to write, or - for standard output.", valueName: "out"))

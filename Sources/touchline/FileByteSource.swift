@@ -38,6 +38,16 @@ struct FileByteSource: ByteSource {
         self.descriptor = Descriptor(fd)
     }
 
+    private init(path: String, descriptor: Descriptor) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    /// Standard input (the trace path `-`), read as any file; it is closed at the end like one.
+    static func standardInput() -> FileByteSource {
+        FileByteSource(path: "<stdin>", descriptor: Descriptor(0))
+    }
+
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
         while true {

@@ -11,7 +11,7 @@ struct Inspect: ParsableCommand {
             """
     )
 
-    @Argument(help: "Trace files (libinput record YAML, evemu, getevent -lt).")
+    @Argument(help: "Trace files (libinput record YAML, evemu, getevent -lt); - for standard input.")
     var files: [String]
 
     @OptionGroup var input: InputOptions
@@ -28,23 +28,27 @@ struct Inspect: ParsableCommand {
         defer { out.flush() }
         for path in files {
             var trace = try TraceFile.open(path, input: input)
-            var assemblers = trace.devices.map { FrameAssembler(device: $0, options: input.assemblerOptions) }
-            for (index, assembler) in assemblers.enumerated() {
+            // Each device gets its assembler at its first event (a trace may describe a device
+            // only when it reaches it, and list thousands that send nothing); `state[device]`
+            // indexes `assemblers` and `stats`, or is -1.
+            var state: [Int] = []
+            var assemblers: [FrameAssembler] = []
+            var stats: [TouchStatistics] = []
+            func start(_ index: Int) -> Int {
+                if state.count < trace.devices.count { state += repeatElement(-1, count: trace.devices.count - state.count) }
+                state[index] = assemblers.count
+                let assembler = FrameAssembler(device: trace.devices[index], options: input.assemblerOptions)
                 for warning in assembler.warnings { warn("\(path): device \(index) (\(trace.devices[index].name)): \(warning)") }
+                assemblers.append(assembler)
+                stats.append(TouchStatistics())
+                return state[index]
             }
-            var stats = [TouchStatistics](repeating: TouchStatistics(), count: trace.devices.count)
             do {
                 while let (index, event) = try trace.next() {
-                    // A device named after the first event (a getevent trace's new path).
-                    while assemblers.count <= index && assemblers.count < trace.devices.count {
-                        assemblers.append(FrameAssembler(device: trace.devices[assemblers.count], options: input.assemblerOptions))
-                        stats.append(TouchStatistics())
-                    }
-                    guard index < assemblers.count else {
-                        throw CLIError.data("\(path): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
-                    }
-                    stats[index].count(event: event)
-                    if assemblers[index].feed(event) { stats[index].count(frame: assemblers[index].frame) }
+                    var k = index < state.count ? state[index] : -1
+                    if k < 0 { k = start(index) }
+                    stats[k].count(event: event)
+                    if assemblers[k].feed(event) { stats[k].count(frame: assemblers[k].frame) }
                 }
             } catch {
                 out.flush()
@@ -55,8 +59,11 @@ struct Inspect: ParsableCommand {
                 stats.append(TouchStatistics())
             }
             for index in trace.devices.indices {
-                let summary = DeviceSummary(path: path, index: index, format: trace.format,
-                                            device: trace.devices[index], assembler: assemblers[index], stats: stats[index])
+                let k = index < state.count ? state[index] : -1
+                let summary = DeviceSummary(
+                    path: trace.displayName, index: index, format: trace.format, device: trace.devices[index],
+                    assembler: k >= 0 ? assemblers[k] : FrameAssembler(device: trace.devices[index], options: input.assemblerOptions),
+                    stats: k >= 0 ? stats[k] : TouchStatistics())
                 out.write(json ? summary.json : summary.text)
             }
         }

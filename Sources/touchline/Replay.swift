@@ -13,7 +13,7 @@ struct Replay: ParsableCommand {
             """
     )
 
-    @Argument(help: "A trace file (libinput record YAML, evemu, getevent -lt).")
+    @Argument(help: "A trace file (libinput record YAML, evemu, getevent -lt); - for standard input.")
     var file: String
 
     @OptionGroup var input: InputOptions
@@ -42,21 +42,21 @@ struct Replay: ParsableCommand {
         var trace = try TraceFile.open(file, input: input)
         var replay = TraceReplay(
             configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain)
-        // A trace may name a device after its first event (a getevent trace names each path as
-        // it comes), so devices are added as they appear.
-        func addDevices(upTo index: Int) throws {
-            while replay.deviceCount <= index && replay.deviceCount < trace.devices.count {
-                let device = replay.deviceCount
-                let warnings: [String]
-                do {
-                    warnings = try replay.addDevice(trace.devices[device])
-                } catch {
-                    throw CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")
-                }
-                for warning in warnings { warn("\(file): device \(device) (\(trace.devices[device].name)): \(warning)") }
+        // Each device starts at its first event: a trace may describe a device only when it
+        // reaches it (getevent paths, libinput record devices), and a getevent trace may list
+        // thousands of devices that send nothing.
+        func start(_ device: Int) throws {
+            guard device < trace.devices.count else {
+                throw CLIError.data("\(trace.displayName): an event of device \(device), but the trace describes \(trace.devices.count) device(s)")
             }
+            let warnings: [String]
+            do {
+                warnings = try replay.start(device: device, trace.devices[device])
+            } catch {
+                throw CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")
+            }
+            for warning in warnings { warn("\(trace.displayName): device \(device) (\(trace.devices[device].name)): \(warning)") }
         }
-        try addDevices(upTo: trace.devices.count - 1)
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
         let emit: (GestureEvent) -> Void = { event in
@@ -68,12 +68,7 @@ struct Replay: ParsableCommand {
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {
-                if index >= replay.deviceCount {
-                    try addDevices(upTo: index)
-                    guard index < replay.deviceCount else {
-                        throw CLIError.data("\(file): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
-                    }
-                }
+                if !replay.isStarted(index) { try start(index) }
                 guard replay.feed(device: index, event, emit: emit), frames else { continue }
                 json.reset()
                 replay.frame(of: index).writeJSON(device: index, into: &json)

@@ -6,28 +6,41 @@ import TouchlineCore
 import TouchlineTrace
 
 /// A trace file opened for streaming: the reader, with the evemu description found and the
-/// getevent ranges inferred as the user would expect.
+/// getevent ranges decided as docs/traces.md says. `-` is standard input. The file is opened
+/// once and read once, so pipes and FIFOs work as files do.
 struct TraceFile {
     let path: String
     private var reader: TraceReader
 
     var devices: [DeviceDescription] { reader.devices }
     var format: String { reader.format.rawValue }
+    /// The name messages use: "<stdin>" for `-`.
+    var displayName: String { Self.displayName(path) }
 
     /// `order`: how the events of several libinput record devices come (by time for replay,
     /// device by device for convert).
     static func open(_ path: String, input: InputOptions, order: TraceReaderOptions.DeviceOrder = .time) throws -> TraceFile {
         var options = TraceReaderOptions()
-        options.getevent.name = baseName(path)
+        options.getevent.name = path == TraceReader.standardInputPath ? "stdin" : baseName(path)
+        options.getevent.ranges = input.userRanges
         options.deviceOrder = order
-        let reader = try TraceReader.open(
+        var reader = try TraceReader.open(
             path: path, descriptionPath: input.desc, options: options,
-            openFile: { try FileByteSource(path: $0) }, fileExists: FileByteSource.exists)
+            openFile: { $0 == TraceReader.standardInputPath ? FileByteSource.standardInput() : try FileByteSource(path: $0) },
+            fileExists: FileByteSource.exists, fileName: displayName(path))
+        if !input.userRanges.isEmpty && reader.format != .getevent {
+            warn("\(displayName(path)): --range applies to getevent traces, which carry no ranges; this \(reader.format) trace has its own: ignored")
+        }
+        for warning in reader.takeWarnings() { warn(warning) }
         return TraceFile(path: path, reader: reader)
     }
 
     mutating func next() throws -> (Int, InputEvent)? {
-        guard let e = try reader.next() else { return nil }
+        guard let e = try reader.next() else {
+            if reader.hasWarnings { for warning in reader.takeWarnings() { warn(warning) } }
+            return nil
+        }
+        if reader.hasWarnings { for warning in reader.takeWarnings() { warn(warning) } }
         return (e.device, e.event)
     }
 
@@ -36,6 +49,10 @@ struct TraceFile {
         var name = path.split(separator: "/").last.map(String.init) ?? path
         if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
         return name
+    }
+
+    static func displayName(_ path: String) -> String {
+        path == TraceReader.standardInputPath ? "<stdin>" : path
     }
 }
 

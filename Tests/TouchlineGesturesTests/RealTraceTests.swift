@@ -122,7 +122,16 @@ import TouchlineTesting
     @Test(arguments: ["MonkeyHelper/phone-two-finger-drag.txt", "MonkeyHelper/tablet-two-finger-drag.txt"])
     func monkeyHelperTwoFingerHorizontalDrag(file: String) throws {
         let (_, events) = try replayTrace(file)
-        let found = pans(events)
+        // The phone's fingers start 4 units from the left edge (0.7 mm with the assumed 0..1023
+        // range): an edge swipe is as right as a pan there (labels.json says so too).
+        var edgeFingers = 0
+        let edgeSwipes = events.compactMap { e -> (fingers: Int, translation: Vector)? in
+            guard e.gesture == .edgeSwipe else { return nil }
+            edgeFingers = max(edgeFingers, e.fingers)
+            guard e.phase == .ended, case let .edgeSwipe(.left, translation, _) = e.detail else { return nil }
+            return (edgeFingers, translation)
+        }
+        let found = pans(events) + edgeSwipes
         #expect(found.count == 1)
         let pan = try #require(found.first)
         #expect(pan.fingers == 2)

@@ -54,9 +54,6 @@ func assemble(path: String) throws -> AssembledTrace {
             break
         }
     }
-    if path.hasSuffix(".txt") {
-        options.geteventDevices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: name)
-    }
     var reader = try TraceReader(source: BytesSource(bytes), fileName: name, options: options)
     var events: [TraceEvent] = []
     while let e = try reader.next() { events.append(e) }

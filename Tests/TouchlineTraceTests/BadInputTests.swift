@@ -136,7 +136,7 @@ import TouchlineCore
 
     @Test func geteventUnknownName() {
         let r = readAll("[    1.000000] EV_ABS       ABS_NOPE    0000002b\n", fileName: "g.txt")
-        #expect(message(r) == "g.txt:1: unknown event code 'ABS_NOPE' for EV_ABS: expected a name such as ABS_MT_POSITION_X or a 4-digit hex number")
+        #expect(message(r) == "g.txt:1: unknown event code 'ABS_NOPE' for EV_ABS: expected a code name of EV_ABS such as ABS_MT_POSITION_X, or 4 hex digits")
     }
 
     /// After an error the reader stays stopped; it does not skip the bad line and go on.

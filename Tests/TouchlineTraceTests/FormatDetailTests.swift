@@ -72,15 +72,16 @@ import TouchlineCore
 }
 
 @Suite struct GeteventDetailTests {
-    /// The ranges inferred from what the devices sent (0 to the highest value seen).
+    /// The ranges assumed from what the devices sent in the look-ahead: 0 to the next power of
+    /// two minus one above the highest value seen (galaxys-paint's y reaches 973: 0..1023).
     @Test(arguments: [
-        ("MonkeyHelper/phone-two-finger-drag.txt", Int32(1014), Int32(608), Int32(62), false),
-        ("MonkeyHelper/tablet-two-finger-drag.txt", 1539, nil, 128, false),
-        ("MonkeyHelper/galaxys-paint.txt", 698, 973, 160, true),
+        ("MonkeyHelper/phone-two-finger-drag.txt", Int32(1023), Int32(1023), Int32(63), false),
+        ("MonkeyHelper/tablet-two-finger-drag.txt", 2047, 1023, 255, false),
+        ("MonkeyHelper/galaxys-paint.txt", 1023, 1023, 255, true),
     ] as [(String, Int32, Int32?, Int32, Bool)])
     func inferredRanges(path: String, maxX: Int32, maxY: Int32?, maxPressure: Int32, hasMisc: Bool) throws {
-        let bytes = try SharedTraces.bytes(path)
-        let devices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: path)
+        let r = try readShared(path)
+        let devices = r.devices
         let d = try #require(devices.first)
         #expect(devices.count == 1)
         #expect(d.absinfo[EventCodes.ABS_MT_POSITION_X]?.minimum == 0)
@@ -104,11 +105,11 @@ import TouchlineCore
 
     @Test func userRangesAndNameWin() throws {
         let bytes = try SharedTraces.bytes("MonkeyHelper/phone-two-finger-drag.txt")
-        let options = GeteventOptions(name: "Galaxy S", ranges: [EventCodes.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1023, resolution: 20)])
-        let devices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: "p", options: options)
+        let options = GeteventOptions(name: "Galaxy S", ranges: [EventCodes.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1079, resolution: 20)])
+        let devices = readAll(bytes, fileName: "p", options: TraceReaderOptions(getevent: options)).devices
         #expect(devices[0].name == "Galaxy S")
-        #expect(devices[0].absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 1023, resolution: 20))
-        #expect(devices[0].absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == 608)
+        #expect(devices[0].absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 1079, resolution: 20))
+        #expect(devices[0].absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == 1023)
     }
 
     /// Several devices: "add device" headers, path prefixes, names cut at 20 characters,
@@ -129,18 +130,18 @@ import TouchlineCore
             [   10.200000] /dev/input/event4: EV_ABS       ABS_MT_TOUCH_MAJOR   ffffffff
 
             """
-        let devices = try TraceReader.inferGeteventDevices(source: BytesSource(text), fileName: "multi.txt")
-        #expect(devices.map(\.name) == ["touch_dev", "gpio-keys"])
-        let r = readAll(text, fileName: "multi.txt", options: TraceReaderOptions(geteventDevices: devices))
+        let r = readAll(text, fileName: "multi.txt")
+        #expect(r.devices.map(\.name) == ["touch_dev", "gpio-keys"])
         #expect(r.error == nil)
         #expect(r.events.map(\.device) == [0, 0, 0, 1, 1, 0, 0])
         #expect(r.events.map(\.event.value) == [0x2b, 1, 0, 0, 1, 1, -1])
         #expect(r.events[4].event.code == 0x72)
         #expect(r.events[5].event.code == EventCodes.BTN_TOOL_DOUBLETAP)
-        // Without the pre-scan the reader still numbers devices the same way.
-        let plain = readAll(text, fileName: "multi.txt")
-        #expect(plain.events.map(\.device) == [0, 0, 0, 1, 1, 0, 0])
-        #expect(plain.devices.map(\.name) == ["touch_dev", "gpio-keys"])
+        // A look-ahead of one event describes each device at its first event instead: the same
+        // numbers and names.
+        let short = readAll(text, fileName: "multi.txt", options: TraceReaderOptions(getevent: GeteventOptions(lookAhead: 1)))
+        #expect(short.events.map(\.device) == [0, 0, 0, 1, 1, 0, 0])
+        #expect(short.devices.map(\.name) == ["touch_dev", "gpio-keys"])
     }
 
     @Test func nameCutAtTwentyCharacters() {
@@ -397,10 +398,33 @@ import TouchlineCore
         #expect(reader.devices.first?.name == "N-Trig MultiTouch")
     }
 
-    @Test func prescansGetevent() throws {
-        let reader = try open(SharedTraces.path("MonkeyHelper/galaxys-paint.txt"))
-        #expect(reader.format == .getevent)
-        #expect(reader.devices.first?.absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == 973)
+    /// 532b116 opened a getevent trace twice (a pass for the ranges, then the read) and a
+    /// header-less evemu file twice (before and after finding its .desc): a pipe or FIFO has no
+    /// second time. Every trace is now opened once; the .desc once more.
+    @Test(arguments: [
+        ("MonkeyHelper/galaxys-paint.txt", 1, 2935),
+        ("evemu-devices/Wacom ISDv4 E6 Finger.2fg-tap.events", 2, 17),
+        ("libinput-record/Atmel maXTouch Touchscreen.1-finger-fast-taps.yml", 1, -1),
+    ])
+    func opensTheTraceOnce(_ relative: String, opens: Int, events: Int) throws {
+        let path = SharedTraces.path(relative)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        var opened: [String] = []
+        var reader = try TraceReader.open(
+            path: path,
+            openFile: { p in
+                opened.append(p)
+                return BytesSource([UInt8](FileManager.default.contents(atPath: p)!), chunkLimit: 1000)
+            },
+            fileExists: { FileManager.default.fileExists(atPath: $0) })
+        var n = 0
+        while try reader.next() != nil { n += 1 }
+        #expect(opened.count == opens)
+        #expect(opened.filter { $0 == path }.count == 1)
+        if events >= 0 { #expect(n == events) }
+        if reader.format == .getevent {
+            #expect(reader.devices.first?.absinfo[EventCodes.ABS_MT_POSITION_Y]?.maximum == 1023)
+        }
     }
 
     @Test func namesTheCandidatesWhenNoDescExists() throws {

@@ -83,8 +83,5 @@ func readShared(_ relative: String) throws -> ReadResult {
             break
         }
     }
-    if relative.hasSuffix(".txt") {
-        options.geteventDevices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: name)
-    }
     return readAll(bytes, fileName: name, options: options)
 }

@@ -7,13 +7,9 @@ import TouchlineTrace
 
 public enum BenchReplay {
     /// A reader over in-memory bytes, as `touchline replay` sets it up (getevent: the axis
-    /// ranges inferred first).
+    /// ranges decided by the reader's own look-ahead, in the same pass).
     public static func reader(_ bytes: [UInt8], name: String) throws -> TraceReader {
-        var options = TraceReaderOptions()
-        if name.hasSuffix(".getevent") {
-            options.geteventDevices = try TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: name)
-        }
-        return try TraceReader(source: BytesSource(bytes), fileName: name, options: options)
+        try TraceReader(source: BytesSource(bytes), fileName: name, options: TraceReaderOptions())
     }
 
     /// Reads, assembles, recognizes with the default graph and writes every event as a JSON

@@ -24,6 +24,14 @@ struct GeteventDecoder {
     private var header = GeteventHeaderReader()
     /// The path of the last event line, to skip the hash lookup on a run of the same device.
     private var lastPathIndex = -1
+    /// Per device, whether it has sent an event, and how many have: each device that sends
+    /// costs its consumer an assembler and a graph (about 18 KB), so their number is bounded
+    /// by what a machine can have. Devices that are only listed (`add device`) cost a path.
+    private var sent: [Bool] = []
+    private var sendingCount = 0
+    /// The kernel numbers at most 1,024 input devices (INPUT_MAX_CHAR_DEVICES in
+    /// drivers/input/input.c), so no real trace has more that send events.
+    static let maxSendingDevices = 1024
 
     private var buffer: [TraceEvent] = []
     private var bufferLines: [Int] = []
@@ -160,8 +168,19 @@ struct GeteventDecoder {
             header.reset()
             return nil
         case .event(let event, let device):
+            if device >= sent.count || !sent[device] { try firstEvent(of: device, scanner) }
             if let k = pendingIndex(device), !pending[k].hasHeaderEvents { pending[k].observe(event) }
             return TraceEvent(device: device, event: event)
+        }
+    }
+
+    private mutating func firstEvent(of device: Int, _ scanner: LineScanner) throws(TraceError) {
+        if device >= sent.count { sent += repeatElement(false, count: device + 1 - sent.count) }
+        sent[device] = true
+        sendingCount += 1
+        guard sendingCount <= GeteventDecoder.maxSendingDevices else {
+            let path = device < paths.count ? paths.path(device) : "(no path)"
+            throw scanner.error("a \(sendingCount)th device sends events (\(path)): expected at most \(GeteventDecoder.maxSendingDevices), the most input devices the kernel numbers; is this one trace?")
         }
     }
 

@@ -82,7 +82,7 @@ public struct GestureGraph: Sendable {
     /// Lines emitted so far (the next event's `seq`).
     public private(set) var seq = 0
 
-    /// Trivially copyable (the name lives in `targetNames`), so reading `targets[t]` on the
+    /// Trivially copyable (the name lives in `targetNames`), so reading `store[target: t]` on the
     /// per-frame path copies no String and retains nothing.
     struct TargetState: Sendable {
         var rect: Rect
@@ -93,6 +93,12 @@ public struct GestureGraph: Sendable {
         var open = false
         var lastTime: Timestamp? = nil
         var lastCentroid = Point.zero
+
+        /// A frame's sample of this target was taken at `time`.
+        @inline(__always) mutating func sampled(at time: Timestamp, centroid: Point) {
+            lastTime = time
+            lastCentroid = centroid
+        }
     }
 
     struct Tracked: Sendable {
@@ -105,11 +111,11 @@ public struct GestureGraph: Sendable {
         var isNew: Bool
     }
 
-    /// In the store (changed in place after `makeUnique()`), as the contacts are.
-    var targets: UnsafeMutableBufferPointer<TargetState> { store.targets }
     let targetNames: [GestureName]
     /// Target indices, topmost first.
     var hitOrder: [Int]
+    /// The recognizers, the targets' state (`store[target: t]`) and the tracked contacts, in
+    /// landing order (so in id order), changed in place after `makeUnique()`.
     var store: GraphStore
     var status: StatusTable
     var claimReasons: [Reason?]
@@ -118,8 +124,6 @@ public struct GestureGraph: Sendable {
     let targetOf: [Int]
     let simultaneous: [UInt64]
     let requires: [UInt64]
-    /// The tracked contacts, in landing order (so in id order).
-    var contacts: UnsafeMutableBufferPointer<Tracked> { store.tracked }
     /// Recognizers whose `deadline` is set, updated after every input they handle, so the
     /// earliest deadline is found without asking every recognizer (twice a frame).
     var deadlineMask: UInt64 = 0
@@ -210,14 +214,14 @@ public struct GestureGraph: Sendable {
 
     /// True when no contact is down, no arena is open and no deadline is pending.
     public var isIdle: Bool {
-        contacts.isEmpty && targets.allSatisfy { !$0.open } && nextDeadline == nil
+        store.trackedCount == 0 && store.targetIndices.allSatisfy { !store[target: $0].open } && nextDeadline == nil
     }
 
     /// What is still pending, for a test's failure message; empty when idle.
     public var pendingDescription: String {
         var parts: [String] = []
-        if !contacts.isEmpty { parts.append("contacts down: \(contacts.map { $0.id.description }.joined(separator: ","))") }
-        for t in targets.indices where targets[t].open { parts.append("arena of target '\(targetNames[t])' open") }
+        if store.trackedCount > 0 { parts.append("contacts down: \((0..<store.trackedCount).map { store[tracked: $0].id.description }.joined(separator: ","))") }
+        for t in store.targetIndices where store[target: t].open { parts.append("arena of target '\(targetNames[t])' open") }
         for i in store.indices where status[i] != .idle {
             parts.append("\(names[i]): \(status[i]) in state \(store.stateName(i))")
         }
@@ -238,49 +242,19 @@ public struct GestureGraph: Sendable {
         store.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
         if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }
-        // Tracked contacts move on and take the frame's positions, in one pass over unsafe
-        // buffers (every frame's path). Both lists are in id order (frames sort by id; ids only
-        // grow, and tracked contacts keep their landing order), so the next tracked contact is
-        // nearly always the match. Contacts new to the graph are added after, in frame order.
-        // The same pass notes which targets have contacts (bit t for target t, when there are
-        // at most 64 targets), so the frame's target loops need not search the contacts.
-        var newContacts = false
-        var anyFinal = false
-        var onTargets: UInt64 = 0
-        let tracked = contacts
-        frame.contacts.withUnsafeBufferPointer { incoming in
-            for i in 0..<tracked.count {
-                tracked[i].previous = tracked[i].position
-                tracked[i].isNew = false
-                if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
-                onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
-            }
-            var next = 0
-            for j in 0..<incoming.count {
-                let id = incoming[j].id
-                var i = next
-                if !(i < tracked.count && tracked[i].id == id) {
-                    i = 0
-                    while i < tracked.count && tracked[i].id != id { i &+= 1 }
-                }
-                // Not tracked: a contact landing now, or one that belongs to no target for its
-                // whole life (it landed on none, or beyond `contactCapacity`), which is not
-                // hit-tested again.
-                guard i < tracked.count else {
-                    if incoming[j].phase == .began { newContacts = true }
-                    continue
-                }
-                let phase = incoming[j].phase
-                tracked[i].position = incoming[j].position
-                tracked[i].phase = phase == .began ? .moved : phase
-                if phase.isFinal { anyFinal = true }
-                next = i &+ 1
-            }
-        }
+        // Tracked contacts move on and take the frame's positions, in one pass over spans
+        // (every frame's path): loops over a span's own count need no check per index. Both
+        // lists are in id order (frames sort by id; ids only grow, and tracked contacts keep
+        // their landing order), so the next tracked contact is nearly always the match. Contacts
+        // new to the graph are added after, in frame order. The same pass notes which targets
+        // have contacts (bit t for target t, when there are at most 64 targets), so the frame's
+        // target loops need not search the contacts.
+        let incoming = frame.contacts.span
+        var (newContacts, anyFinal, onTargets) = store.withTrackedMutable { GestureGraph.takePositions(&$0, from: incoming) }
         if newContacts {
             // Hit-tested once, at the first position: a contact belongs to that target (or to
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
-            for c in frame.contacts where c.phase == .began && !contacts.contains(where: { $0.id == c.id }) {
+            for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
                 guard let target = hitTest(c.position),
                       store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
                 else {
@@ -292,34 +266,75 @@ public struct GestureGraph: Sendable {
             }
         }
         // With more than 64 targets the mask cannot name them: search the contacts instead.
-        let masked = targets.count <= 64
-        for t in targets.indices where masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t) {
+        let masked = store.targetCount <= 64
+        for t in store.targetIndices where masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t) {
             deliverFrame(to: t, at: frame.time, emit)
         }
         if anyFinal {
             store.removeFinalTracked()
             contactListsValid = 0
             onTargets = 0
-            for c in contacts { onTargets |= 1 &<< UInt64(truncatingIfNeeded: c.target) }
+            store.withTracked { tracked in
+                for i in tracked.indices { onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target) }
+            }
         }
-        for t in targets.indices where targets[t].open && !(masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t)) {
+        for t in store.targetIndices where store[target: t].open && !(masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t)) {
             sweepAndClose(t, at: frame.time, emit)
         }
+    }
+
+    /// The tracked contacts move on and take `incoming`'s positions (see `process`); returns
+    /// whether a contact of `incoming` is not tracked and began, whether any ended or was
+    /// cancelled, and the mask of targets with tracked contacts. A function of its own that
+    /// captures nothing: as a closure over `process`'s variables it was not inlined.
+    @inline(__always) static func takePositions(_ tracked: inout MutableSpan<Tracked>, from incoming: Span<Contact>) -> (Bool, Bool, UInt64) {
+        var newContacts = false
+        var anyFinal = false
+        var onTargets: UInt64 = 0
+        for i in 0..<tracked.count {
+            tracked[i].previous = tracked[i].position
+            tracked[i].isNew = false
+            if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
+            onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
+        }
+        var next = 0
+        for j in 0..<incoming.count {
+            let id = incoming[j].id
+            var i = next
+            if !(i < tracked.count && tracked[i].id == id) {
+                i = 0
+                while i < tracked.count && tracked[i].id != id { i &+= 1 }
+            }
+            // Not tracked: a contact landing now, or one that belongs to no target for its
+            // whole life (it landed on none, or beyond `contactCapacity`), which is not
+            // hit-tested again.
+            guard i < tracked.count else {
+                if incoming[j].phase == .began { newContacts = true }
+                continue
+            }
+            let phase = incoming[j].phase
+            tracked[i].position = incoming[j].position
+            tracked[i].phase = phase == .began ? .moved : phase
+            if phase.isFinal { anyFinal = true }
+            next = i &+ 1
+        }
+        return (newContacts, anyFinal, onTargets)
     }
 
     /// Ends every contact as cancelled at `time` (end of input, device removed, SIGTERM), after
     /// firing the deadlines before it.
     public mutating func cancelAll(at time: Timestamp, emit: (GestureEvent) -> Void) {
         store.makeUnique()
-        guard !contacts.isEmpty else { return }
+        guard store.trackedCount > 0 else { return }
         var frame = TouchFrame(time: time)
-        for c in contacts {
+        for i in 0..<store.trackedCount {
+            let c = store[tracked: i]
             frame.contacts.append(Contact(id: c.id, phase: .cancelled, position: c.position, normalized: Point(x: c.position.x / max(surface.width, 1), y: c.position.y / max(surface.height, 1))))
         }
         process(frame, emit: emit)
     }
 
-    @inline(__always) func hasContacts(on target: Int) -> Bool { contacts.contains { $0.target == target } }
+    @inline(__always) func hasContacts(on target: Int) -> Bool { store.withTracked { $0.contains(target: target) } }
 
     /// The target a contact landing at `p` belongs to: the topmost target whose rectangle
     /// holds `p` (higher z, then the later declared), unless `p` falls in the minimum hit area
@@ -331,31 +346,26 @@ public struct GestureGraph: Sendable {
         // the nearest edge of the sensor, so the whole-surface target always holds it.
         let p = Point(x: min(max(point.x.isFinite ? point.x : 0, 0), surface.width), y: min(max(point.y.isFinite ? point.y : 0, 0), surface.height))
         var exact: (index: Int, rank: Int)? = nil
-        for (rank, t) in hitOrder.enumerated() where targets[t].rect.contains(p) {
+        for (rank, t) in hitOrder.enumerated() where store[target: t].rect.contains(p) {
             exact = (t, rank)
             break
         }
         var best: (index: Int, distance: Double)? = nil
-        for (rank, t) in hitOrder.enumerated() where targets[t].hitRect.contains(p) && !targets[t].rect.contains(p) {
+        for (rank, t) in hitOrder.enumerated() where store[target: t].hitRect.contains(p) && !store[target: t].rect.contains(p) {
             if let e = exact {
-                guard rank < e.rank, targets[e.index].rect.contains(targets[t].rect) else { continue }
+                guard rank < e.rank, store[target: e.index].rect.contains(store[target: t].rect) else { continue }
             }
-            let d = targets[t].rect.distance(to: p)
+            let d = store[target: t].rect.distance(to: p)
             if best == nil || d < best!.distance { best = (t, d) }
         }
         return best?.index ?? exact?.index
     }
 
-    /// The sample of target `t`'s contacts at `time`. `moved`: whether any common contact moved.
-    @inline(__always) func sample(for t: Int, at time: Timestamp, moved: inout Bool) -> GroupSample {
-        let lastTime = targets[t].lastTime
-        return GestureGraph.sample(UnsafeBufferPointer(contacts), on: t, at: time, lastTime: lastTime, moved: &moved)
-    }
-
-    /// Two passes over the contacts (sums, then distances from the centroids), through an
-    /// unsafe buffer: three passes with bounds checks were a fifth of a frame. The sums run in
+    /// Two passes over the contacts (sums, then distances from the centroids), over a span
+    /// whose loops run over its own indices (so no index is checked per contact): three passes
+    /// with bounds checks were a fifth of a frame. The sums run in
     /// contact order, as before, so the figures are bit for bit the same.
-    @inline(__always) static func sample(_ contacts: UnsafeBufferPointer<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
+    @inline(__always) static func sample(_ contacts: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
         var s = GroupSample(time: time)
         var present = 0, ended = 0, cancelled = 0, began = 0
         var sum = Vector.zero
@@ -363,7 +373,8 @@ public struct GestureGraph: Sendable {
         // The largest squared distance: √ is monotonic and correctly rounded, so one root at
         // the end equals the largest of the roots.
         var travel2 = 0.0
-        for c in contacts where c.target == t {
+        for k in contacts.indices where contacts[k].target == t {
+            let c = contacts[k]
             present &+= 1
             if c.phase == .ended { ended &+= 1 } else if c.phase == .cancelled { cancelled &+= 1 }
             if c.isNew { began &+= 1 } else {
@@ -416,7 +427,8 @@ public struct GestureGraph: Sendable {
         if pair {
             // From the first common contact to the second; the spans are the line's length
             // (below), and so is the spread when no contact landed.
-            for c in contacts where c.target == t {
+            for k in contacts.indices where contacts[k].target == t {
+                let c = contacts[k]
                 if c.isNew || !allCommon { spread += c.position.distance(to: centroid) }
                 if c.isNew { continue }
                 if pairCount == 0 {
@@ -429,7 +441,8 @@ public struct GestureGraph: Sendable {
                 pairCount &+= 1
             }
         } else {
-            for c in contacts where c.target == t {
+            for k in contacts.indices where contacts[k].target == t {
+                let c = contacts[k]
                 guard turns && !c.isNew else {
                     spread += c.position.distance(to: centroid)
                     continue
@@ -487,7 +500,7 @@ public struct GestureGraph: Sendable {
     }
 
     /// The sample of two contacts that were both down in the previous frame (every frame of a
-    /// two-finger gesture but its first): the same operations as `sample(for:at:moved:)` in
+    /// two-finger gesture but its first): the same operations as `sample(_:on:at:lastTime:moved:)` in
     /// the same order (so the same bits, which `SampleTests` checks), written out without its
     /// loops, counters and per-contact branches, which were most of a two-finger frame's
     /// sample.
@@ -524,36 +537,38 @@ public struct GestureGraph: Sendable {
     mutating func deliverFrame(to t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         var moved = false
         // A `let`: a `var` sample was copied (128 bytes) for every call that borrows it.
-        let s: GroupSample
-        if contacts.count == 2, contacts[0].target == t, contacts[1].target == t, !contacts[0].isNew, !contacts[1].isNew {
-            s = GestureGraph.samplePair(contacts[0], contacts[1], at: time, lastTime: targets[t].lastTime, moved: &moved)
-        } else {
-            s = sample(for: t, at: time, moved: &moved)
+        let lastTime = store[target: t].lastTime
+        let s: GroupSample = store.withTracked { tracked in
+            if tracked.count == 2, tracked[0].target == t, tracked[1].target == t, !tracked[0].isNew, !tracked[1].isNew {
+                return GestureGraph.samplePair(tracked[0], tracked[1], at: time, lastTime: lastTime, moved: &moved)
+            }
+            return GestureGraph.sample(tracked, on: t, at: time, lastTime: lastTime, moved: &moved)
         }
-        targets[t].lastTime = time
-        targets[t].lastCentroid = s.centroid
+        // One access for both (each access checks the index), and the members read once.
+        store[target: t].sampled(at: time, centroid: s.centroid)
+        let members = store[target: t].members
         if s.began > 0 {
-            if !targets[t].open {
-                targets[t].open = true
-                targets[t].winners = 0
-                for i in MemberIndices(targets[t].members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
+            if !store[target: t].open {
+                store[target: t].open = true
+                store[target: t].winners = 0
+                for i in MemberIndices(members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
             }
             let input = RecognizerInput.contactDown(s)
-            for i in MemberIndices(targets[t].members) {
+            for i in MemberIndices(members) {
                 if status[i] == .holding { status[i] = .possible }
                 if status[i].receivesContacts { deliver(i, input, emit) }
             }
         }
         if moved {
-            deliverMoved(to: t, s, at: time, emit)
+            deliverMoved(to: t, members: members, s, at: time, emit)
         }
         if s.ended > 0 {
             let input = RecognizerInput.contactLifted(s)
-            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, input, emit) } }
+            for i in MemberIndices(members) { if status[i].receivesContacts { deliver(i, input, emit) } }
         }
         if s.cancelled > 0 {
             let input = RecognizerInput.contactCancelled(s)
-            for i in MemberIndices(targets[t].members) { if status[i].receivesContacts { deliver(i, input, emit) } }
+            for i in MemberIndices(members) { if status[i].receivesContacts { deliver(i, input, emit) } }
         }
     }
 
@@ -575,13 +590,13 @@ public struct GestureGraph: Sendable {
             let time = input.time
             let bit = UInt64(1) << UInt64(i)
             switch store.slots[i] {
-            case let .tap(k): apply(i, GraphStore.step(&store.taps[k], input, bit, &deadlineMask), at: time, emit)
-            case let .longPress(k): apply(i, GraphStore.step(&store.longPresses[k], input, bit, &deadlineMask), at: time, emit)
-            case let .pan(k): apply(i, GraphStore.step(&store.pans[k], input, bit, &deadlineMask), at: time, emit)
-            case let .swipe(k): apply(i, GraphStore.step(&store.swipes[k], input, bit, &deadlineMask), at: time, emit)
-            case let .edgeSwipe(k): apply(i, GraphStore.step(&store.edgeSwipes[k], input, bit, &deadlineMask), at: time, emit)
-            case let .pinch(k): apply(i, GraphStore.step(&store.pinches[k], input, bit, &deadlineMask), at: time, emit)
-            case let .rotate(k): apply(i, GraphStore.step(&store.rotates[k], input, bit, &deadlineMask), at: time, emit)
+            case let .tap(k): apply(i, GraphStore.step(&store[tap: k], input, bit, &deadlineMask), at: time, emit)
+            case let .longPress(k): apply(i, GraphStore.step(&store[longPress: k], input, bit, &deadlineMask), at: time, emit)
+            case let .pan(k): apply(i, GraphStore.step(&store[pan: k], input, bit, &deadlineMask), at: time, emit)
+            case let .swipe(k): apply(i, GraphStore.step(&store[swipe: k], input, bit, &deadlineMask), at: time, emit)
+            case let .edgeSwipe(k): apply(i, GraphStore.step(&store[edgeSwipe: k], input, bit, &deadlineMask), at: time, emit)
+            case let .pinch(k): apply(i, GraphStore.step(&store[pinch: k], input, bit, &deadlineMask), at: time, emit)
+            case let .rotate(k): apply(i, GraphStore.step(&store[rotate: k], input, bit, &deadlineMask), at: time, emit)
             }
             return
         }
@@ -597,14 +612,14 @@ public struct GestureGraph: Sendable {
     /// writes out its own fields, and its `changed` event is made where it is passed, with the
     /// fields every event of the frame shares (target, contacts) read once. The others get the
     /// input through `deliver`.
-    @inline(__always) mutating func deliverMoved(to t: Int, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+    @inline(__always) mutating func deliverMoved(to t: Int, members: UInt64, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         // What every `changed` event of the frame shares, read once.
         let target = targetNames[t]
         let list = contactList(on: t)
         var fingers = 0, position = Point.zero, detail = GestureDetail.rotate(rotation: 0, velocity: 0)
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
-        for i in MemberIndices(targets[t].members & status.receiving) where status[i].receivesContacts {
+        for i in MemberIndices(members & status.receiving) where status[i].receivesContacts {
             if status[i] == .won && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
                 // Made where it is passed: a prepared event changed in place was copied whole
                 // for every call.
@@ -676,7 +691,7 @@ public struct GestureGraph: Sendable {
 
     @inline(__always) func pendingMask(_ t: Int) -> UInt64 {
         var mask: UInt64 = 0
-        var m = targets[t].members
+        var m = store[target: t].members
         while m != 0 {
             let i = m.trailingZeroBitCount
             m &= m - 1
@@ -690,7 +705,7 @@ public struct GestureGraph: Sendable {
     mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard status[i].isPending else { return }
         let t = targetOf[i]
-        let winners = targets[t].winners
+        let winners = store[target: t].winners
         let blockersWon = requires[i] & winners
         if blockersWon != 0 {
             reject(i, .blockerWon(firstName(in: blockersWon)), at: time, emit)
@@ -715,10 +730,10 @@ public struct GestureGraph: Sendable {
         let t = targetOf[i]
         status[i] = .won
         claimReasons[i] = nil
-        targets[t].winners |= 1 << UInt64(i)
+        store[target: t].winners |= 1 << UInt64(i)
         explainLine(i, .won, reason, at: time, emit)
         deliver(i, .accepted(time), emit)
-        for j in MemberIndices(targets[t].members) {
+        for j in MemberIndices(store[target: t].members) {
             guard j != i, status[j].isPending else { continue }
             let bit = UInt64(1) << UInt64(i)
             if requires[j] & bit != 0 {
@@ -741,10 +756,10 @@ public struct GestureGraph: Sendable {
     /// After `failed` left the arena, every waiting claim whose blockers are all gone stands
     /// again (in declaration order).
     mutating func resolveWaiting(on t: Int, failed: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        for j in MemberIndices(targets[t].members) {
+        for j in MemberIndices(store[target: t].members) {
             guard status[j] == .waiting else { continue }
-            if requires[j] & targets[t].winners != 0 {
-                reject(j, .blockerWon(firstName(in: requires[j] & targets[t].winners)), at: time, emit)
+            if requires[j] & store[target: t].winners != 0 {
+                reject(j, .blockerWon(firstName(in: requires[j] & store[target: t].winners)), at: time, emit)
                 continue
             }
             guard requires[j] & pendingMask(t) == 0 else { continue }
@@ -760,17 +775,17 @@ public struct GestureGraph: Sendable {
     /// undecided members that neither hold the arena nor wait for a blocker fail ("swept");
     /// when no one is undecided or active any more, the arena closes.
     mutating func sweepAndClose(_ t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        guard targets[t].open else { return }
-        for i in MemberIndices(targets[t].members) {
+        guard store[target: t].open else { return }
+        for i in MemberIndices(store[target: t].members) {
             if status[i] == .possible { reject(i, .swept, at: time, emit) }
             if status[i] == .won { reportBug(i, state: store.stateName(i), input: "arena close", at: time, emit) }
         }
         var open = false
-        for i in MemberIndices(targets[t].members) { if status[i].isPending || status[i] == .won { open = true } }
+        for i in MemberIndices(store[target: t].members) { if status[i].isPending || status[i] == .won { open = true } }
         if !open {
-            targets[t].open = false
-            targets[t].winners = 0
-            for i in MemberIndices(targets[t].members) { status[i] = .idle }
+            store[target: t].open = false
+            store[target: t].winners = 0
+            for i in MemberIndices(store[target: t].members) { status[i] = .idle }
         }
     }
 
@@ -780,7 +795,9 @@ public struct GestureGraph: Sendable {
         let bit = UInt64(1) << UInt64(t & 63)
         if t < 64 && contactListsValid & bit != 0 { return contactLists[t] }
         var list = ContactList()
-        for c in contacts where c.target == t { list.append(c.id) }
+        store.withTracked { tracked in
+            for i in tracked.indices where tracked[i].target == t { list.append(tracked[i].id) }
+        }
         contactLists[t] = list
         if t < 64 { contactListsValid |= bit }
         return list
@@ -801,9 +818,23 @@ public struct GestureGraph: Sendable {
         let list = contactList(on: t)
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targetNames[t],
-            recognizer: names[i], fingers: list.count, position: targets[t].lastCentroid, contacts: list, detail: .explain(reason))
+            recognizer: names[i], fingers: list.count, position: store[target: t].lastCentroid, contacts: list, detail: .explain(reason))
         seq &+= 1
         emit(event)
+    }
+}
+
+extension Span where Element == GestureGraph.Tracked {
+    /// Whether contact `id` is among these.
+    @inline(__always) func contains(id: ContactID) -> Bool {
+        for i in indices where self[i].id == id { return true }
+        return false
+    }
+
+    /// Whether any of these belongs to target `target`.
+    @inline(__always) func contains(target: Int) -> Bool {
+        for i in indices where self[i].target == target { return true }
+        return false
     }
 }
 

@@ -161,14 +161,12 @@ public struct VelocityEstimator: Hashable, Sendable {
         var x: Double
         var y: Double
     }
-    // A ring of samples, written and read through a pointer to the stored tuple: a new sample
-    // writes one slot (shifting every sample by one moved 24 values per sample, three
-    // estimators a frame), and reading a slot through a copy of the tuple copied all 192
-    // bytes first (docs/performance.md). A ring in SIMD8 vectors indexed by a variable
-    // compiled to hundreds of instructions per `rate`.
-    var ring: (Sample, Sample, Sample, Sample, Sample, Sample, Sample, Sample) = (
-        Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0),
-        Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0), Sample(t: 0, x: 0, y: 0))
+    // A ring of samples, inline and indexed in place: a new sample writes one slot (shifting
+    // every sample by one moved 24 values per sample, three estimators a frame), and reading a
+    // slot through a copy of a tuple copied all 192 bytes first (docs/performance.md). A ring
+    // in SIMD8 vectors indexed by a variable compiled to hundreds of instructions per `rate`.
+    // Every index is taken `& 7`, so it is in 0..<8 and the optimizer drops the bounds check.
+    var ring = InlineArray<8, Sample>(repeating: Sample(t: 0, x: 0, y: 0))
     /// The slot of the newest sample; the one k steps older is at `(newest - k) & 7`.
     var newest = 0
     var count = 0
@@ -179,15 +177,9 @@ public struct VelocityEstimator: Hashable, Sendable {
 
     public init(window: Interval) { self.window = window }
 
-    /// The ring as a pointer to its first sample (a homogeneous tuple is laid out as an array).
-    @inline(__always) private mutating func withSamples<R>(_ body: (UnsafeMutablePointer<Sample>) -> R) -> R {
-        withUnsafeMutablePointer(to: &ring) { body(UnsafeMutableRawPointer($0).assumingMemoryBound(to: Sample.self)) }
-    }
-
     /// Sample `k` steps back from the newest (k < count); off the per-frame path.
     func sample(_ k: Int) -> (Int64, Double, Double) {
-        var copy = self
-        let s = copy.withSamples { $0[(newest &- k) & 7] }
+        let s = ring[(newest &- k) & 7]
         return (s.t, s.x, s.y)
     }
 
@@ -198,29 +190,27 @@ public struct VelocityEstimator: Hashable, Sendable {
 
     /// Records the cumulative values at `time` and returns the rates at that time (every
     /// continuous gesture does this on every frame): the new sample written in place, then the
-    /// rate read from the ring in the same pointer scope.
+    /// rate read from the ring.
     @inline(__always) public mutating func record(_ time: Timestamp, _ x: Double, _ y: Double = 0) -> (Double, Double) {
         let t = time.microseconds
         let window = window.microseconds
-        var slot = newest, count = self.count, ordered = self.ordered
-        let rates = withSamples { ring -> (Double, Double) in
-            if count > 0 {
-                let last = ring[slot].t
-                if last == t {
-                    ring[slot].x = x
-                    ring[slot].y = y
-                } else {
-                    if t < last { ordered = false }
-                    slot = (slot &+ 1) & 7
-                    ring[slot] = Sample(t: t, x: x, y: y)
-                    if count < VelocityEstimator.capacity { count &+= 1 }
-                }
+        var slot = newest & 7, count = self.count, ordered = self.ordered
+        if count > 0 {
+            let last = ring[slot].t
+            if last == t {
+                ring[slot].x = x
+                ring[slot].y = y
             } else {
+                if t < last { ordered = false }
+                slot = (slot &+ 1) & 7
                 ring[slot] = Sample(t: t, x: x, y: y)
-                count = 1
+                if count < VelocityEstimator.capacity { count &+= 1 }
             }
-            return VelocityEstimator.rate(ring, newest: slot, count: count, ordered: ordered, at: t, window: window)
+        } else {
+            ring[slot] = Sample(t: t, x: x, y: y)
+            count = 1
         }
+        let rates = VelocityEstimator.rate(ring, newest: slot, count: count, ordered: ordered, at: t, window: window)
         newest = slot
         self.count = count
         self.ordered = ordered
@@ -230,25 +220,29 @@ public struct VelocityEstimator: Hashable, Sendable {
     /// Rates per second at `now`: between the newest sample and the oldest one within the
     /// window, but at least one step back from the newest.
     public func rate(at now: Timestamp) -> (Double, Double) {
-        var copy = self
-        let newest = self.newest, count = self.count, ordered = self.ordered, window = self.window.microseconds
-        return copy.withSamples { VelocityEstimator.rate($0, newest: newest, count: count, ordered: ordered, at: now.microseconds, window: window) }
+        VelocityEstimator.rate(ring, newest: newest, count: count, ordered: ordered, at: now.microseconds, window: window.microseconds)
     }
 
     @inline(__always) private static func rate(
-        _ ring: UnsafeMutablePointer<Sample>, newest: Int, count: Int, ordered: Bool, at now: Int64, window: Int64
+        _ ring: borrowing InlineArray<8, Sample>, newest: Int, count: Int, ordered: Bool, at now: Int64, window: Int64
     ) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
-        let latest = ring[newest]
+        let latest = ring[newest & 7]
         if now &- latest.t > window { return (0, 0) }
         // The steady state: every sample inside the window (a walk back would stop at the
         // oldest).
+        // (No `&&` reads the ring: its right side is a closure, which cannot borrow it.)
         var k = count &- 1
-        if !(ordered && now &- ring[(newest &- k) & 7].t <= window) {
+        var walk = !ordered
+        if !walk { walk = now &- ring[(newest &- k) & 7].t > window }
+        if walk {
             // Walk back from the second newest while the next older sample exists and is
             // inside the window.
             k = 1
-            while k &+ 1 < count && now &- ring[(newest &- k &- 1) & 7].t <= window { k &+= 1 }
+            while k &+ 1 < count {
+                guard now &- ring[(newest &- k &- 1) & 7].t <= window else { break }
+                k &+= 1
+            }
         }
         let oldest = ring[(newest &- k) & 7]
         let dt = latest.t &- oldest.t

@@ -50,12 +50,16 @@ let benchmarks: @Sendable () -> Void = {
             configuration: .init(metrics: [.wallClock, .mallocCountTotal, .throughput], scalingFactor: .kilo)
         ) { benchmark in
             let motion = MovingContacts(fingers: fingers)
-            var (ring, assembler) = motion.frameRing()
-            var graph = try GestureGraph(configuration: .default, surface: assembler.geometry.size)
+            let made = motion.frameRing()
+            var ring = made.ring
+            var graph = try GestureGraph(configuration: .default, surface: made.assembler.geometry.size)
             var emitted = 0
-            // Put the fingers down and let every recognizer reach its steady state first.
-            for e in motion.downEvents(at: .zero) where assembler.feed(e) {
-                graph.process(assembler.frame) { _ in emitted += 1 }
+            // Put the fingers down and let every recognizer reach its steady state first. On a
+            // fresh assembler, as for the ring: the ring's has them down already, its frame has
+            // no `began`, and the graph adopts only contacts it saw land.
+            var landing = FrameAssembler(device: SyntheticPanel.device)
+            for e in motion.downEvents(at: .zero) where landing.feed(e) {
+                graph.process(landing.frame) { _ in emitted += 1 }
             }
             var t = ring.last!.time.microseconds
             for _ in 0..<4 {

@@ -21,7 +21,9 @@ func loadWord(_ bytes: Span<UInt8>, at offset: Int) -> UInt64 {
 func findNewline(_ b: Span<UInt8>, from: Int) -> Int {
     let to = b.count
     precondition(from >= 0 && from <= to, "findNewline: start outside the buffer")
-    let bytes = b.bytes
+    // Span<UInt8>'s bytes are marked unsafe only because some element types have padding;
+    // UInt8 has none, so the raw view is exactly the span's bytes.
+    let bytes = unsafe b.bytes
     var i = from
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highs: UInt64 = 0x8080_8080_8080_8080

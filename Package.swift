@@ -25,7 +25,13 @@ let package = Package(
     targets: [
         .target(name: "TouchlineConfig"),
         .target(name: "TouchlineCore"),
-        .target(name: "TouchlineTrace", dependencies: ["TouchlineCore"]),
+        // Lines are read as Span<UInt8>; the field cursor holding one is ~Escapable, which needs
+        // lifetime annotations (an experimental feature in Swift 6.3, used by the standard
+        // library's own spans).
+        .target(
+            name: "TouchlineTrace", dependencies: ["TouchlineCore"],
+            swiftSettings: [.enableExperimentalFeature("Lifetimes")]
+        ),
         .target(name: "TouchlineGestures", dependencies: ["TouchlineCore", "TouchlineConfig"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .systemLibrary(

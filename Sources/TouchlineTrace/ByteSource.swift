@@ -4,8 +4,10 @@
 
 /// A stream of bytes read in chunks (a file, a pipe, memory).
 public protocol ByteSource {
-    /// Fills the start of `buffer` with the next bytes and returns how many; 0 means the end.
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+    /// Appends the next bytes to `buffer`, at most its free capacity (never 0 when asked);
+    /// appending nothing means the end. The reader's own buffer is handed over, so a file
+    /// source reads straight into it.
+    mutating func read(into buffer: inout OutputSpan<UInt8>) throws
     /// Whether opening the same file again gives the same bytes and `seek(to:)` works: a
     /// regular file or memory, not a pipe or a terminal. A libinput record file with several
     /// devices is read in place when this is true, and buffered (with a cap) when it is false.
@@ -50,14 +52,10 @@ public struct BytesSource: ByteSource, Sendable {
         self.offset = max(0, min(offset, bytes.count))
     }
 
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = min(buffer.count, bytes.count - offset, chunkLimit)
-        guard count > 0 else { return 0 }
-        bytes.withUnsafeBytes { all in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<offset + count]))
-        }
-        offset += count
-        return count
+    public mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
+        let count = min(buffer.freeCapacity, bytes.count - offset, chunkLimit)
+        guard count > 0 else { return }
+        offset += append(bytes.span.extracting(offset..<offset + count), to: &buffer)
     }
 }
 

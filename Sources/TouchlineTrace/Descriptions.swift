@@ -123,12 +123,12 @@ private final class ReadLog {
     private(set) var bytes: [UInt8]? = []
     private var logging = true
 
-    func record(_ chunk: UnsafeRawBufferPointer) {
+    func record(_ chunk: Span<UInt8>) {
         guard logging, bytes != nil else { return }
         if bytes!.count + chunk.count > Self.limit {
             bytes = nil
         } else {
-            bytes!.append(contentsOf: chunk)
+            append(chunk, to: &bytes!)
         }
     }
 
@@ -147,10 +147,10 @@ private struct LoggingSource: ByteSource {
     var isRereadable: Bool { shared.base.isRereadable }
     mutating func seek(to offset: Int) throws { try shared.base.seek(to: offset) }
 
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let n = try shared.base.read(into: buffer)
-        if n > 0 { log.record(UnsafeRawBufferPointer(rebasing: buffer[0..<min(n, buffer.count)])) }
-        return n
+    mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
+        let before = buffer.count
+        try shared.base.read(into: &buffer)
+        if buffer.count > before { log.record(buffer.span.extracting(before..<buffer.count)) }
     }
 }
 
@@ -165,13 +165,8 @@ private struct ReplaySource: ByteSource {
         self.shared = shared
     }
 
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard offset < prefix.count else { return try shared.base.read(into: buffer) }
-        let n = min(buffer.count, prefix.count - offset)
-        prefix.withUnsafeBytes { all in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: all[offset..<offset + n]))
-        }
-        offset += n
-        return n
+    mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
+        guard offset < prefix.count else { return try shared.base.read(into: &buffer) }
+        offset += append(prefix.span.extracting(offset...), to: &buffer)
     }
 }

@@ -38,7 +38,7 @@ struct EvemuHeaderBuilder {
     }
 
     /// Applies one header line (its first byte is the kind letter, the second ':').
-    mutating func apply(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) {
+    mutating func apply(_ line: Span<UInt8>) throws(LineError) {
         var c = ByteCursor(line, at: 2)
         c.skipSpaces()
         switch line[0] {
@@ -123,7 +123,7 @@ struct EvemuHeaderBuilder {
             guard values.count == 4 || values.count == 5 else {
                 var end = c.index
                 while end > valuesStart && c.bytes[end - 1].isSpaceOrTab { end -= 1 }
-                let text = values.isEmpty ? "none" : "\(values.count): " + quoted(UnsafeBufferPointer(rebasing: c.bytes[valuesStart..<end]))
+                let text = values.isEmpty ? "none" : "\(values.count): " + quoted(c.bytes.extracting(valuesStart..<end))
                 throw LineError("expected 'A: code min max fuzz flat [resolution]': 4 or 5 decimal numbers after the code, found \(text)")
             }
             if absinfo[UInt16(code)] != nil { duplicateAbsinfo.append(UInt16(code)) }
@@ -144,11 +144,11 @@ func found(_ c: ByteCursor) -> String {
     guard k < c.bytes.count else { return "the end of the line" }
     var e = k
     while e < c.bytes.count && !c.bytes[e].isSpaceOrTab { e += 1 }
-    return quoted(UnsafeBufferPointer(rebasing: c.bytes[k..<e]), limit: 24)
+    return quoted(c.bytes.extracting(k..<e), limit: 24)
 }
 
 /// Whether a line is an evemu line ("X:" with X one of the evemu letters).
-@inline(__always) func evemuKind(_ line: UnsafeBufferPointer<UInt8>) -> UInt8? {
+@inline(__always) func evemuKind(_ line: Span<UInt8>) -> UInt8? {
     guard line.count >= 2, line[1] == UInt8(ascii: ":") else { return nil }
     switch line[0] {
     case UInt8(ascii: "N"), UInt8(ascii: "I"), UInt8(ascii: "P"), UInt8(ascii: "B"), UInt8(ascii: "A"),
@@ -161,7 +161,7 @@ func found(_ c: ByteCursor) -> String {
 
 /// Parses `E: sec.usec type code value [# comment]`. The hot path of the evemu reader.
 @inline(__always)
-func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> InputEvent {
+func parseEvemuEvent(_ line: Span<UInt8>) throws(LineError) -> InputEvent {
     if let event = fastEvemuEvent(line) { return event }
     var c = ByteCursor(line, at: 2)
     c.skipSpaces()
@@ -208,9 +208,8 @@ func parseEvemuEvent(_ line: UnsafeBufferPointer<UInt8>) throws(LineError) -> In
 /// an unknown type), and the general parser above then accepts the line or says what is
 /// wrong with it; so this path never decides an error.
 @inline(__always)
-func fastEvemuEvent(_ l: UnsafeBufferPointer<UInt8>) -> InputEvent? {
-    guard let base = l.baseAddress else { return nil }
-    let end = l.count
+func fastEvemuEvent(_ base: Span<UInt8>) -> InputEvent? {
+    let end = base.count
     var i = 2
     @inline(__always) func blank(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }
     while i < end && blank(base[i]) { i += 1 }

@@ -43,9 +43,9 @@ struct GeteventNames {
     private var types: [(name: [UInt8], type: UInt16)] = []
     private var codes: [(name: [UInt8], type: UInt16, code: UInt16)] = []
 
-    mutating func type(_ token: UnsafeBufferPointer<UInt8>) -> UInt16? {
+    mutating func type(_ token: Span<UInt8>) -> UInt16? {
         for entry in types where equal(entry.name, token) { return entry.type }
-        let name = String(decoding: token, as: UTF8.self)
+        let name = text(of: token)
         let type: UInt16?
         if let t = EventCodes.type(named: name) {
             type = t
@@ -54,13 +54,13 @@ struct GeteventNames {
         } else {
             type = nil
         }
-        if let type, types.count < 64 { types.append((Array(token), type)) }
+        if let type, types.count < 64 { types.append((bytes(of: token), type)) }
         return type
     }
 
-    mutating func code(type: UInt16, _ token: UnsafeBufferPointer<UInt8>) -> UInt16? {
+    mutating func code(type: UInt16, _ token: Span<UInt8>) -> UInt16? {
         for entry in codes where entry.type == type && equal(entry.name, token) { return entry.code }
-        let name = String(decoding: token, as: UTF8.self)
+        let name = text(of: token)
         var code: UInt16?
         if let named = EventCodes.code(named: name), named.type == type {
             code = named.code
@@ -71,18 +71,18 @@ struct GeteventNames {
             var match: UInt16?
             var matches = 0
             for candidate in 0...maxCode {
-                if let full = EventCodes.codeName(type: type, code: candidate), full.utf8.starts(with: token) {
+                if let full = EventCodes.codeName(type: type, code: candidate), startsWith(full, token) {
                     match = candidate
                     matches += 1
                 }
             }
             if matches == 1 { code = match }
         }
-        if let code, codes.count < 256 { codes.append((Array(token), type, code)) }
+        if let code, codes.count < 256 { codes.append((bytes(of: token), type, code)) }
         return code
     }
 
-    @inline(__always) private func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(__always) private func equal(_ a: [UInt8], _ b: Span<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
         for i in 0..<a.count where a[i] != b[i] { return false }
         return true
@@ -90,11 +90,11 @@ struct GeteventNames {
 }
 
 /// The value of a token made only of hex digits, or nil.
-func wholeHex(_ token: UnsafeBufferPointer<UInt8>) -> UInt64? {
+func wholeHex(_ token: Span<UInt8>) -> UInt64? {
     guard !token.isEmpty, token.count <= 16 else { return nil }
     var v: UInt64 = 0
-    for b in token {
-        guard let d = hexValue(b) else { return nil }
+    for k in token.indices {
+        guard let d = hexValue(token[k]) else { return nil }
         v = v << 4 | UInt64(d)
     }
     return v
@@ -115,7 +115,7 @@ enum GeteventLine {
 }
 
 /// Whether a line looks like getevent output, for format detection.
-func looksLikeGetevent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+func looksLikeGetevent(_ line: Span<UInt8>) -> Bool {
     var c = ByteCursor(line)
     if c.take("add device ") || c.take("could not get driver version") || c.take("/dev/input/") { return true }
     guard c.take(UInt8(ascii: "[")) else { return false }
@@ -123,7 +123,7 @@ func looksLikeGetevent(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
     return c.unsignedDecimal() != nil && c.take(UInt8(ascii: "."))
 }
 
-func parseGeteventLine(_ line: UnsafeBufferPointer<UInt8>, names: inout GeteventNames) throws(LineError) -> GeteventLine {
+func parseGeteventLine(_ line: Span<UInt8>, names: inout GeteventNames) throws(LineError) -> GeteventLine {
     var c = ByteCursor(line)
     c.skipSpaces()
     if c.atEnd { return .blank }
@@ -179,18 +179,18 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
     }
     let typeToken = c.token()
     guard !typeToken.isEmpty else { throw LineError("expected an event type (EV_ABS or hex) after the timestamp, found the end of the line") }
-    guard let type = names.type(UnsafeBufferPointer(rebasing: c.bytes[typeToken])) else {
+    guard let type = names.type(c.bytes.extracting(typeToken)) else {
         throw LineError("unknown event type \(quotedToken(c.bytes, typeToken)): expected a type name such as EV_ABS, EV_KEY or EV_SYN, or 4 hex digits")
     }
     c.skipSpaces()
     let codeToken = c.token()
     guard !codeToken.isEmpty else { throw LineError("expected an event code after the type, found the end of the line") }
-    guard let code = names.code(type: type, UnsafeBufferPointer(rebasing: c.bytes[codeToken])) else {
-        throw LineError(unknownCodeMessage(type: type, token: UnsafeBufferPointer(rebasing: c.bytes[codeToken])))
+    guard let code = names.code(type: type, c.bytes.extracting(codeToken)) else {
+        throw LineError(unknownCodeMessage(type: type, token: c.bytes.extracting(codeToken)))
     }
     c.skipSpaces()
     let valueToken = c.token()
-    let valueBytes = UnsafeBufferPointer(rebasing: c.bytes[valueToken])
+    let valueBytes = c.bytes.extracting(valueToken)
     var value: Int32
     // getevent prints values with "%08x": fewer digits means a cut line.
     if valueToken.count == 8, let v = wholeHex(valueBytes) {
@@ -212,16 +212,35 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
     return GeteventRow(path: path, event: InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: type, code: code, value: value))
 }
 
-@inline(__always) func equalsASCII(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {
+@inline(__always) func equalsASCII(_ bytes: Span<UInt8>, _ text: StaticString) -> Bool {
     guard bytes.count == text.utf8CodeUnitCount else { return false }
-    let p = text.utf8Start
-    for k in 0..<bytes.count where bytes[k] != p[k] { return false }
-    return true
+    return withBytes(of: text) { p in
+        for k in 0..<bytes.count where bytes[k] != p[k] { return false }
+        return true
+    }
+}
+
+/// The bytes of a token, kept.
+func bytes(of token: Span<UInt8>) -> [UInt8] {
+    var kept: [UInt8] = []
+    append(token, to: &kept)
+    return kept
+}
+
+/// Whether `text` starts with the bytes of `token`.
+func startsWith(_ text: String, _ token: Span<UInt8>) -> Bool {
+    var k = 0
+    for b in text.utf8 {
+        guard k < token.count else { return true }
+        guard b == token[k] else { return false }
+        k += 1
+    }
+    return k == token.count
 }
 
 /// The message for a code token that names no code of `type`: the token as the line holds it,
 /// and what the type's codes look like (or which type the name belongs to).
-func unknownCodeMessage(type: UInt16, token: UnsafeBufferPointer<UInt8>) -> String {
+func unknownCodeMessage(type: UInt16, token: Span<UInt8>) -> String {
     let typeName = EventCodes.typeName(type) ?? hex4(type)
     let shown = quotedToken(token, 0..<token.count)
     let example: String
@@ -235,7 +254,7 @@ func unknownCodeMessage(type: UInt16, token: UnsafeBufferPointer<UInt8>) -> Stri
     default: example = typeName.hasPrefix("EV_") ? String(typeName.dropFirst(3)) + "_…" : "a code name"
     }
     let expected = "expected a code name of \(typeName) such as \(example), or 4 hex digits"
-    if let other = EventCodes.code(named: String(decoding: token, as: UTF8.self)), other.type != type {
+    if let other = EventCodes.code(named: text(of: token)), other.type != type {
         let otherType = EventCodes.typeName(other.type) ?? hex4(other.type)
         return "event code \(shown) is a code of \(otherType), not of \(typeName): \(expected)"
     }
@@ -248,9 +267,9 @@ func unknownCodeMessage(type: UInt16, token: UnsafeBufferPointer<UInt8>) -> Stri
 
 /// A token of a line quoted for a message as the line holds it: printable ASCII and valid UTF-8
 /// as they are, other bytes as \xNN, shortened to `limit` bytes with "…".
-func quotedToken(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, limit: Int = 40) -> String {
-    let bytes = UnsafeBufferPointer(rebasing: line[range])
-    let shown = UnsafeBufferPointer(rebasing: bytes[0..<min(bytes.count, limit)])
+func quotedToken(_ line: Span<UInt8>, _ range: Range<Int>, limit: Int = 40) -> String {
+    let bytes = line.extracting(range)
+    let shown = bytes.extracting(0..<min(bytes.count, limit))
     var out = "'"
     var i = 0
     let digits = Array("0123456789abcdef".utf8)
@@ -264,8 +283,8 @@ func quotedToken(_ line: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, limit:
         // A whole multi-byte UTF-8 character is shown as itself; anything else as \xNN.
         let length = b >= 0xF0 && b < 0xF5 ? 4 : b >= 0xE0 && b < 0xF0 ? 3 : b >= 0xC2 && b < 0xE0 ? 2 : 0
         if length > 0 && i + length <= shown.count,
-           let decoded = String(validating: UnsafeBufferPointer(rebasing: shown[i..<i + length]), as: UTF8.self) {
-            out += decoded
+           let decoded = try? UTF8Span(validating: shown.extracting(i..<i + length)) {
+            out += String(copying: decoded)
             i += length
             continue
         }

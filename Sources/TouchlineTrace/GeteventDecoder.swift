@@ -135,7 +135,7 @@ struct GeteventDecoder {
                 case .detail:
                     return .detail
                 case .addDevice(let range):
-                    return .addDevice(deviceIndex(UnsafeBufferPointer(rebasing: l[range])))
+                    return .addDevice(deviceIndex(l.extracting(range)))
                 case .event(let row):
                     guard let range = row.path else {
                         if paths.count == 0 && !pathlessDevice {
@@ -144,7 +144,7 @@ struct GeteventDecoder {
                         }
                         return .event(row.event, device: 0)
                     }
-                    return .event(row.event, device: deviceIndex(UnsafeBufferPointer(rebasing: l[range])))
+                    return .event(row.event, device: deviceIndex(l.extracting(range)))
                 }
             }
         } catch {
@@ -194,7 +194,7 @@ struct GeteventDecoder {
 
     /// The index of a device path, numbering a new one.
     @inline(__always)
-    private mutating func deviceIndex(_ path: UnsafeBufferPointer<UInt8>) -> Int {
+    private mutating func deviceIndex(_ path: Span<UInt8>) -> Int {
         if lastPathIndex >= 0 && paths.equals(lastPathIndex, path) { return lastPathIndex }
         if let i = paths.find(path) {
             lastPathIndex = i

@@ -16,13 +16,13 @@ struct DevicePathTable {
     var count: Int { hashes.count }
 
     /// FNV-1a: paths differ in their last digits, which it mixes into every bit.
-    @inline(__always) static func hash(_ p: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inline(__always) static func hash(_ p: Span<UInt8>) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in p { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01b3 }
+        for k in p.indices { h = (h ^ UInt64(p[k])) &* 0x0000_0100_0000_01b3 }
         return h
     }
 
-    @inline(__always) func find(_ p: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inline(__always) func find(_ p: Span<UInt8>) -> Int? {
         let h = Self.hash(p)
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: h) & mask
@@ -35,11 +35,11 @@ struct DevicePathTable {
     }
 
     /// Adds a path not in the table; returns its index.
-    mutating func insert(_ p: UnsafeBufferPointer<UInt8>) -> Int {
+    mutating func insert(_ p: Span<UInt8>) -> Int {
         if (count + 1) * 2 > slots.count { grow() }
         let h = Self.hash(p)
         let index = count
-        arena.append(contentsOf: p)
+        append(p, to: &arena)
         starts.append(arena.count)
         hashes.append(h)
         place(index, hash: h)
@@ -47,13 +47,12 @@ struct DevicePathTable {
     }
 
     /// Whether path `index` is these bytes.
-    @inline(__always) func equals(_ index: Int, _ p: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inline(__always) func equals(_ index: Int, _ p: Span<UInt8>) -> Bool {
         let s = starts[index], e = starts[index + 1]
         guard e - s == p.count else { return false }
-        return arena.withUnsafeBufferPointer { a in
-            for k in 0..<p.count where a[s + k] != p[k] { return false }
-            return true
-        }
+        let a = arena.span.extracting(s..<e)
+        for k in 0..<p.count where a[k] != p[k] { return false }
+        return true
     }
 
     func path(_ index: Int) -> String {
@@ -168,7 +167,7 @@ struct GeteventHeaderReader {
         type = nil
     }
 
-    mutating func apply(_ line: UnsafeBufferPointer<UInt8>, to facts: inout GeteventDeviceFacts) throws(LineError) {
+    mutating func apply(_ line: Span<UInt8>, to facts: inout GeteventDeviceFacts) throws(LineError) {
         var c = ByteCursor(line)
         c.skipSpaces()
         let indent = c.index
@@ -233,7 +232,7 @@ struct GeteventHeaderReader {
         _ = c.take(UInt8(ascii: ":"))
         c.skipSpaces()
         let token = c.token()
-        guard token.count <= 4, let v = wholeHex(UnsafeBufferPointer(rebasing: c.bytes[token])) else { return nil }
+        guard token.count <= 4, let v = wholeHex(c.bytes.extracting(token)) else { return nil }
         return UInt16(v)
     }
 
@@ -244,7 +243,7 @@ struct GeteventHeaderReader {
             var token = c.token()
             // A key held down when getevent asked is marked with '*'.
             if token.count > 1 && c.bytes[token.upperBound - 1] == UInt8(ascii: "*") { token = token.lowerBound..<(token.upperBound - 1) }
-            let code = headerCode(UnsafeBufferPointer(rebasing: c.bytes[token]), type: type)
+            let code = headerCode(c.bytes.extracting(token), type: type)
             if let code { facts.codes[type, default: []].insert(code) }
             guard type == EventCodes.EV_ABS else { continue }
             // One axis per line: "ABS_X : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0".
@@ -288,9 +287,9 @@ struct GeteventHeaderReader {
 
     /// A code of the list: a name of `type` or 4 hex digits. A name Touchline does not know
     /// (a newer kernel's) is left out of the description: an event with it would be an error.
-    private func headerCode(_ token: UnsafeBufferPointer<UInt8>, type: UInt16) -> UInt16? {
+    private func headerCode(_ token: Span<UInt8>, type: UInt16) -> UInt16? {
         if token.count <= 4, let v = wholeHex(token) { return UInt16(v) }
-        guard let named = EventCodes.code(named: String(decoding: token, as: UTF8.self)), named.type == type else { return nil }
+        guard let named = EventCodes.code(named: text(of: token)), named.type == type else { return nil }
         return named.code
     }
 }

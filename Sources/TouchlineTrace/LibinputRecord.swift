@@ -18,7 +18,7 @@ struct YAMLLine {
     var value: Range<Int>
 
     /// nil for blank and comment-only lines.
-    static func split(_ l: UnsafeBufferPointer<UInt8>) -> YAMLLine? {
+    static func split(_ l: Span<UInt8>) -> YAMLLine? {
         var i = 0
         while i < l.count && l[i] == 0x20 { i += 1 }
         guard i < l.count, l[i] != UInt8(ascii: "#") else { return nil }
@@ -61,15 +61,15 @@ struct YAMLLine {
 }
 
 /// Whether a line looks like the start of a libinput record file.
-func looksLikeLibinputRecord(_ l: UnsafeBufferPointer<UInt8>) -> Bool {
+func looksLikeLibinputRecord(_ l: Span<UInt8>) -> Bool {
     guard let y = YAMLLine.split(l), y.indent == 0, !y.isItem, let key = y.key else { return false }
-    for b in l[key] where !(b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) && b != UInt8(ascii: "_") { return false }
+    for k in key where !(l[k] >= UInt8(ascii: "a") && l[k] <= UInt8(ascii: "z")) && l[k] != UInt8(ascii: "_") { return false }
     return true
 }
 
 /// A flow list of integers: "[0, 2776, 0, 0, 0]".
-func parseIntList(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: String) throws(LineError) -> [Int64] {
-    var c = ByteCursor(UnsafeBufferPointer(rebasing: l[..<range.upperBound]), at: range.lowerBound)
+func parseIntList(_ l: Span<UInt8>, _ range: Range<Int>, what: String) throws(LineError) -> [Int64] {
+    var c = ByteCursor(l.extracting(..<range.upperBound), at: range.lowerBound)
     guard c.take(UInt8(ascii: "[")) else { throw LineError("expected \(what) as a list '[a, b, ...]', found \(found(c))") }
     var values: [Int64] = []
     c.skipSpaces()
@@ -89,7 +89,7 @@ func parseIntList(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, what: St
 }
 
 /// A scalar value, unquoted.
-func scalarText(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+func scalarText(_ l: Span<UInt8>, _ range: Range<Int>) -> String {
     var r = range
     if r.count >= 2 && l[r.lowerBound] == UInt8(ascii: "\"") && l[r.upperBound - 1] == UInt8(ascii: "\"") {
         r = (r.lowerBound + 1)..<(r.upperBound - 1)
@@ -111,17 +111,17 @@ func scalarText(_ l: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String 
         }
         return String(decoding: out, as: UTF8.self)
     }
-    return String(decoding: UnsafeBufferPointer(rebasing: l[r]), as: UTF8.self)
+    return text(of: l.extracting(r))
 }
 
 /// Parses an event row `- [sec, usec, type, code, value] # comment` whose '-' is at `dash`.
 /// The hot path of the libinput record reader.
 @inline(__always)
-func parseLibinputRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) throws(LineError) -> InputEvent {
+func parseLibinputRow(_ l: Span<UInt8>, dash: Int) throws(LineError) -> InputEvent {
     var c = ByteCursor(l, at: dash + 1)
     c.skipSpaces()
     guard c.take(UInt8(ascii: "[")) else {
-        throw LineError("expected an event row '- [sec, usec, type, code, value]', found \(quoted(UnsafeBufferPointer(rebasing: l[dash...])))")
+        throw LineError("expected an event row '- [sec, usec, type, code, value]', found \(quoted(l.extracting(dash...)))")
     }
     var fields: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
     for n in 0..<5 {
@@ -178,13 +178,13 @@ struct LibinputHeaderParser {
     var declaredDevices: Int?
 
     /// Classifies a key without building a String for the common ones.
-    private static func key(_ l: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Key {
-        let b = UnsafeBufferPointer(rebasing: l[r])
-        if let first = b.first, first.isDigit {
+    private static func key(_ l: Span<UInt8>, _ r: Range<Int>) -> Key {
+        let b = l.extracting(r)
+        if !b.isEmpty, b[0].isDigit {
             var c = ByteCursor(b)
             if let v = c.unsignedDecimal(), c.atEnd { return .number(v) }
         }
-        switch String(decoding: b, as: UTF8.self) {
+        switch text(of: b) {
         case "devices": return .devices
         case "evdev": return .evdev
         case "udev": return .udev
@@ -199,7 +199,7 @@ struct LibinputHeaderParser {
     /// What a line opened, for the reader's state.
     enum Outcome { case header, eventsKey(indent: Int) }
 
-    mutating func apply(_ l: UnsafeBufferPointer<UInt8>, _ y: YAMLLine) throws(LineError) -> Outcome {
+    mutating func apply(_ l: Span<UInt8>, _ y: YAMLLine) throws(LineError) -> Outcome {
         if y.isItem {
             while let top = stack.last, top.indent > y.indent { stack.removeLast() }
             let parent = stack.map(\.key)
@@ -225,16 +225,16 @@ struct LibinputHeaderParser {
         return try keyValue(l, y, key: key)
     }
 
-    private mutating func keyValue(_ l: UnsafeBufferPointer<UInt8>, _ y: YAMLLine, key: Range<Int>) throws(LineError) -> Outcome {
+    private mutating func keyValue(_ l: Span<UInt8>, _ y: YAMLLine, key: Range<Int>) throws(LineError) -> Outcome {
         let path = stack.map(\.key)
         if path.count == 1 {
-            if String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self) == "version" {
-                var c = ByteCursor(UnsafeBufferPointer(rebasing: l[..<y.value.upperBound]), at: y.value.lowerBound)
+            if text(of: l.extracting(key)) == "version" {
+                var c = ByteCursor(l.extracting(..<y.value.upperBound), at: y.value.lowerBound)
                 guard let v = c.unsignedDecimal(), c.atEnd else { throw LineError("expected 'version: 1', found \(quoted(l))") }
                 guard v == 1 else { throw LineError("unsupported libinput record version \(v): expected version 1") }
                 sawVersion = true
-            } else if String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self) == "ndevices" {
-                var c = ByteCursor(UnsafeBufferPointer(rebasing: l[..<y.value.upperBound]), at: y.value.lowerBound)
+            } else if text(of: l.extracting(key)) == "ndevices" {
+                var c = ByteCursor(l.extracting(..<y.value.upperBound), at: y.value.lowerBound)
                 guard let v = c.unsignedDecimal(), c.atEnd, v >= 1, v <= Int64(TraceReaderOptions.maxDevicesLimit) else {
                     throw LineError("expected 'ndevices: N' with N from 1 to \(TraceReaderOptions.maxDevicesLimit), found \(quoted(l))")
                 }
@@ -248,7 +248,7 @@ struct LibinputHeaderParser {
         case .events? where path.count == 2:
             return .eventsKey(indent: stack.last!.indent)
         case .evdev? where path.count == 3:
-            let name = String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self)
+            let name = text(of: l.extracting(key))
             switch name {
             case "name":
                 devices[d].name = scalarText(l, y.value)
@@ -299,8 +299,8 @@ struct LibinputHeaderParser {
 /// libinput's own widths, or nil: every other line, and any row this cannot take, goes through
 /// the reader's general line walk and `parseLibinputRow`, which alone words errors.
 @inline(__always)
-func fastEvdevRow(_ l: UnsafeBufferPointer<UInt8>, deeperThan itemIndent: Int) -> InputEvent? {
-    guard let base = l.baseAddress else { return nil }
+func fastEvdevRow(_ l: Span<UInt8>, deeperThan itemIndent: Int) -> InputEvent? {
+    let base = l
     var i = 0
     while i < l.count && base[i] == 0x20 { i += 1 }
     guard i > itemIndent, i + 1 < l.count, base[i] == UInt8(ascii: "-"), base[i + 1] == 0x20 else { return nil }
@@ -314,9 +314,8 @@ func fastEvdevRow(_ l: UnsafeBufferPointer<UInt8>, deeperThan itemIndent: Int) -
 /// they are rare enough that a second fast parser for them did not pay (it cost more than it
 /// saved).
 @inline(__always)
-func libinputFixedRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) -> InputEvent? {
-    guard let base = l.baseAddress else { return nil }
-    let end = l.count
+func libinputFixedRow(_ base: Span<UInt8>, dash: Int) -> InputEvent? {
+    let end = base.count
     var i = dash + 1
     guard i + 1 < end, base[i] == 0x20, base[i + 1] == UInt8(ascii: "[") else { return nil }
     i += 2
@@ -341,10 +340,10 @@ func libinputFixedRow(_ l: UnsafeBufferPointer<UInt8>, dash: Int) -> InputEvent?
 }
 
 /// The `width` bytes (1...8) before `end` as a right-aligned decimal: spaces, then at least one
-/// digit; nil otherwise. One unaligned load; the caller guarantees `end - 8 >= 0`.
+/// digit; nil otherwise. One unaligned load (bounds-checked: the caller has `end - 8 >= 0`).
 @inline(__always)
-func fixedField(_ base: UnsafePointer<UInt8>, end: Int, width: Int) -> UInt64? {
-    var word = UnsafeRawPointer(base + end - 8).loadUnaligned(as: UInt64.self)
+func fixedField(_ base: Span<UInt8>, end: Int, width: Int) -> UInt64? {
+    var word = loadWord(base, at: end - 8)
     // The field is the top `width` bytes (little endian: the last bytes in memory); fill the
     // bytes before it with spaces.
     let below = UInt64(8 - width) * 8

@@ -10,10 +10,13 @@ struct LineScanner {
     private var source: any ByteSource
     let fileName: String
     let maxLineLength: Int
-    /// Fixed size: maxLineLength plus one read chunk, so a partial line never crowds out a read.
+    /// The bytes read and not yet dropped: `buffer.count` is where the next read appends. Its
+    /// capacity is fixed at `capacity`, maxLineLength plus one read chunk, so that a partial line
+    /// never crowds out a read and the buffer is allocated once.
     private(set) var buffer: [UInt8]
+    private let capacity: Int
     private var start = 0
-    private var end = 0
+    private var end: Int { buffer.count }
     private var searched = 0
     private var sourceEnded = false
     /// The number of the current line (0 before the first).
@@ -34,7 +37,9 @@ struct LineScanner {
         self.fileName = fileName
         self.maxLineLength = max(16, maxLineLength)
         self.chunkSize = min(64 * 1024, max(4096, self.maxLineLength))
-        self.buffer = [UInt8](repeating: 0, count: self.maxLineLength + chunkSize)
+        self.capacity = self.maxLineLength + chunkSize
+        self.buffer = []
+        buffer.reserveCapacity(capacity)
     }
 
     /// A scanner that continues a file from `offset`, the start of line `lineNumber + 1`:
@@ -59,7 +64,7 @@ struct LineScanner {
     /// Moves to the next line; false at the end of the source.
     mutating func nextLine() throws(TraceError) -> Bool {
         while true {
-            let newline = buffer.withUnsafeBufferPointer { findNewline($0, from: searched, to: end) }
+            let newline = findNewline(buffer.span, from: searched)
             if newline >= 0 {
                 var lineEnd = newline
                 if lineEnd > start && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
@@ -93,82 +98,38 @@ struct LineScanner {
     }
 
     private mutating func fill() throws(TraceError) {
-        if buffer.count - end < chunkSize {
-            // Keep the partial line, drop what is consumed.
-            let pending = end - start
-            if pending > 0 {
-                buffer.withUnsafeMutableBufferPointer { b in
-                    let base = b.baseAddress!
-                    (base).update(from: base + start, count: pending)
-                }
-            }
+        if capacity - end < chunkSize {
+            // Keep the partial line, drop what is consumed (a move within the buffer: the array
+            // is this scanner's alone, so it keeps its storage and capacity).
+            buffer.removeSubrange(0..<start)
             searched -= start
             dropped += start
             start = 0
-            end = pending
         }
-        let free = buffer.count - end
-        let got: Int
+        let before = end
         do {
-            got = try buffer.withUnsafeMutableBytes { raw in
-                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end..<end + free]))
+            // Appends within the reserved capacity: no allocation.
+            try buffer.append(addingCapacity: capacity - end) { (free: inout OutputSpan<UInt8>) throws in
+                try source.read(into: &free)
             }
         } catch {
             throw self.error("could not read: \(error)", line: lineNumber + 1)
         }
-        if got <= 0 {
+        if end == before {
             sourceEnded = true
         } else {
-            end += min(got, free)
             sawBytes = true
         }
     }
 
     /// Runs `body` on the current line's bytes.
     @inline(__always)
-    func withLine<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
-        let s = lineStart, e = lineEnd
-        return try buffer.withUnsafeBufferPointer { (b) throws(E) -> R in
-            try body(UnsafeBufferPointer(rebasing: b[s..<e]))
-        }
+    func withLine<R, E: Error>(_ body: (Span<UInt8>) throws(E) -> R) throws(E) -> R {
+        try body(buffer.span.extracting(lineStart..<lineEnd))
     }
 
     /// The current line as text, for header values and messages.
-    var lineText: String { withLine { String(decoding: $0, as: UTF8.self) } }
-}
-
-/// The index of the first `\n` in b[from..<to], or -1. Scans a word at a time: the hot path of
-/// every reader is finding line ends.
-@inline(__always)
-func findNewline(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
-    guard let base = b.baseAddress else { return -1 }
-    var i = from
-    let raw = UnsafeRawPointer(base)
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    let pattern: UInt64 = 0x0A0A_0A0A_0A0A_0A0A
-    // Two words per step: lines are 60–80 bytes, so the loop's own cost matters.
-    while i + 16 <= to {
-        let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
-        let b = raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self) ^ pattern
-        let za = (a &- ones) & ~a & highs
-        let zb = (b &- ones) & ~b & highs
-        if za | zb != 0 {
-            return za != 0 ? i + (za.trailingZeroBitCount >> 3) : i + 8 + (zb.trailingZeroBitCount >> 3)
-        }
-        i += 16
-    }
-    while i + 8 <= to {
-        let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
-        let zero = (word &- ones) & ~word & highs
-        if zero != 0 { return i + (zero.trailingZeroBitCount >> 3) }
-        i += 8
-    }
-    while i < to {
-        if base[i] == 0x0A { return i }
-        i += 1
-    }
-    return -1
+    var lineText: String { withLine { text(of: $0) } }
 }
 
 // MARK: - Byte-level field parsing shared by the readers
@@ -178,12 +139,14 @@ extension UInt8 {
     @inline(__always) var isDigit: Bool { self &- 0x30 < 10 }
 }
 
-/// A read position in one line. Parsing never allocates unless it fails.
-struct ByteCursor {
-    let bytes: UnsafeBufferPointer<UInt8>
+/// A read position in one line. Parsing never allocates unless it fails. It cannot outlive the
+/// line it reads (the span's lifetime is its own).
+struct ByteCursor: ~Escapable {
+    let bytes: Span<UInt8>
     var index: Int
 
-    @inline(__always) init(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int = 0) {
+    @_lifetime(copy bytes)
+    @inline(__always) init(_ bytes: Span<UInt8>, at index: Int = 0) {
         self.bytes = bytes
         self.index = index
     }
@@ -205,10 +168,12 @@ struct ByteCursor {
     mutating func take(_ prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
         guard bytes.count - index >= n else { return false }
-        let p = prefix.utf8Start
-        for k in 0..<n where bytes[index + k] != p[k] { return false }
-        index += n
-        return true
+        let matches = withBytes(of: prefix) { p in
+            for k in 0..<n where bytes[index + k] != p[k] { return false }
+            return true
+        }
+        if matches { index += n }
+        return matches
     }
 
     /// An unsigned decimal of 1 to `maxDigits` digits.
@@ -266,7 +231,7 @@ struct ByteCursor {
     }
 
     func text(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        TouchlineTrace.text(of: bytes.extracting(range))
     }
 
     var rest: String { text(min(index, bytes.count)..<bytes.count) }
@@ -275,13 +240,14 @@ struct ByteCursor {
 extension ByteCursor {
     /// The end of the field that starts at `start`: the next space or tab, or one of `stops`.
     func fieldEnd(from start: Int, stops: StaticString = "") -> Int {
-        var e = start
-        let p = stops.utf8Start
-        scan: while e < bytes.count && !bytes[e].isSpaceOrTab {
-            for k in 0..<stops.utf8CodeUnitCount where bytes[e] == p[k] { break scan }
-            e += 1
+        withBytes(of: stops) { p in
+            var e = start
+            scan: while e < bytes.count && !bytes[e].isSpaceOrTab {
+                for k in p.indices where bytes[e] == p[k] { break scan }
+                e += 1
+            }
+            return e
         }
-        return e
     }
 
     /// The whole field that starts at `start`, quoted for a message, whatever a failed parse
@@ -292,7 +258,7 @@ extension ByteCursor {
         guard k < bytes.count else { return "the end of the line" }
         let e = fieldEnd(from: k, stops: stops)
         // A field that is only a delimiter (",", "]"): show it, so the message names something.
-        return quoted(UnsafeBufferPointer(rebasing: bytes[k..<max(e, k + 1)]), limit: 24)
+        return quoted(bytes.extracting(k..<max(e, k + 1)), limit: 24)
     }
 
     /// Whether the field at `start` is an integer in decimal (a sign, then digits only): one
@@ -337,9 +303,10 @@ func hex4(_ value: some BinaryInteger) -> String {
 }
 
 /// A line quoted for an error message, shortened and with control bytes shown as `?`.
-func quoted(_ line: UnsafeBufferPointer<UInt8>, limit: Int = 60) -> String {
-    var bytes = Array(line.prefix(limit))
-    for i in bytes.indices where bytes[i] < 0x20 || bytes[i] == 0x7F { bytes[i] = 0x3F }
+func quoted(_ line: Span<UInt8>, limit: Int = 60) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(min(line.count, limit))
+    for i in 0..<min(line.count, limit) { bytes.append(line[i] < 0x20 || line[i] == 0x7F ? 0x3F : line[i]) }
     let text = String(decoding: bytes, as: UTF8.self)
     return "'" + text + (line.count > limit ? "…'" : "'")
 }

@@ -91,7 +91,7 @@ public struct TraceReader {
                 var i = 0
                 while i < l.count && l[i].isSpaceOrTab { i += 1 }
                 if i == l.count || l[i] == UInt8(ascii: "#") { return 0 }
-                for b in l where (b < 0x20 && b != 0x09) || b == 0x7F { return -1 }
+                for k in l.indices where (l[k] < 0x20 && l[k] != 0x09) || l[k] == 0x7F { return -1 }
                 if evemuKind(l) != nil { return 1 }
                 if looksLikeGetevent(l) { return 2 }
                 if looksLikeLibinputRecord(l) { return 3 }
@@ -276,7 +276,7 @@ public struct TraceReader {
                 }
                 if isDash && i >= keyIndent && (itemIndent < 0 || i == itemIndent) {
                     guard let y = YAMLLine.split(l), let key = y.key else { return .newItem(isEvdev: false, indent: i) }
-                    let isEvdev = key.count == 5 && String(decoding: UnsafeBufferPointer(rebasing: l[key]), as: UTF8.self) == "evdev"
+                    let isEvdev = key.count == 5 && text(of: l.extracting(key)) == "evdev"
                     if isEvdev && !y.value.isEmpty {
                         throw LineError("expected '- evdev:' followed by event rows on the next lines, found a value after 'evdev:'")
                     }
@@ -332,7 +332,7 @@ public struct TraceReader {
 
     /// Runs a line parser on the current line, turning its error into "FILE:LINE: message".
     @inline(__always)
-    func lineOrError<R>(_ body: (UnsafeBufferPointer<UInt8>) throws(LineError) -> R) throws(TraceError) -> R {
+    func lineOrError<R>(_ body: (Span<UInt8>) throws(LineError) -> R) throws(TraceError) -> R {
         do {
             return try scanner.withLine(body)
         } catch {
@@ -341,12 +341,12 @@ public struct TraceReader {
     }
 }
 
-@inline(__always) func isBlankOrComment(_ l: UnsafeBufferPointer<UInt8>) -> Bool {
+@inline(__always) func isBlankOrComment(_ l: Span<UInt8>) -> Bool {
     var i = 0
     while i < l.count && l[i].isSpaceOrTab { i += 1 }
     return i == l.count || l[i] == UInt8(ascii: "#")
 }
 
-func unknownEvemuLine(_ l: UnsafeBufferPointer<UInt8>) -> String {
+func unknownEvemuLine(_ l: Span<UInt8>) -> String {
     "expected an evemu line ('N:', 'I:', 'P:', 'B:', 'A:', 'E:' or a '#' comment), found \(quoted(l))"
 }

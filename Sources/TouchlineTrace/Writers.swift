@@ -12,42 +12,44 @@ struct OutputBuffer {
     init() { bytes.reserveCapacity(Self.flushSize + 4096) }
 
     @inline(__always) mutating func append(_ s: StaticString) {
-        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        withBytes(of: s) { TouchlineTrace.append($0, to: &bytes) }
     }
     @inline(__always) mutating func append(_ s: String) { bytes.append(contentsOf: s.utf8) }
     @inline(__always) mutating func append(_ b: UInt8) { bytes.append(b) }
 
     /// A decimal, right-aligned in `width` columns (with spaces, or zeros if `zeros`).
     @inline(__always) mutating func append(_ value: Int64, width: Int = 0, zeros: Bool = false) {
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        var count = 0
         let negative = value < 0
-        var v = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { d in
-            repeat {
-                d[31 - count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-                v /= 10
-                count += 1
-            } while v != 0
-        }
+        let magnitude = value.magnitude
+        var count = 1
+        var limit: UInt64 = 10
+        // At most 20 digits: the count stops before 10^20 would overflow.
+        while count < 20 && magnitude >= limit { count += 1; limit &*= 10 }
         let used = count + (negative ? 1 : 0)
         if negative && zeros { bytes.append(UInt8(ascii: "-")) }
         var pad = width - used
         while pad > 0 { bytes.append(zeros ? 0x30 : 0x20); pad -= 1 }
         if negative && !zeros { bytes.append(UInt8(ascii: "-")) }
-        withUnsafeBytes(of: &digits) { d in bytes.append(contentsOf: d[(32 - count)...]) }
+        // The digits are written last to first into room made for them (checked subscripts).
+        bytes.append(contentsOf: repeatElement(0x30, count: count))
+        var v = magnitude
+        var k = bytes.count
+        repeat {
+            k -= 1
+            bytes[k] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+            v /= 10
+        } while v != 0
     }
 
     /// Lower-case hex, zero-padded to `width` digits.
     mutating func appendHex(_ value: UInt64, width: Int) {
-        let digits: StaticString = "0123456789abcdef"
         var count = 1
         while count < 16 && value >> (4 * UInt64(count)) != 0 { count += 1 }
         var n = max(width, count)
         while n > 0 {
             n -= 1
             let nibble = Int((value >> (4 * UInt64(n))) & 15)
-            bytes.append(digits.utf8Start[nibble])
+            bytes.append(nibble < 10 ? 0x30 + UInt8(nibble) : 0x57 + UInt8(nibble))
         }
     }
 

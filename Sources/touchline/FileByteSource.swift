@@ -48,18 +48,26 @@ struct FileByteSource: ByteSource {
         FileByteSource(path: "<stdin>", descriptor: Descriptor(0))
     }
 
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
-        while true {
-            #if canImport(Glibc)
-            let n = Glibc.read(descriptor.fd, base, buffer.count)
-            #else
-            let n = Darwin.read(descriptor.fd, base, buffer.count)
-            #endif
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw Error(path: path, operation: "read", errno: errno)
+    mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
+        guard buffer.freeCapacity > 0 else { return }
+        let fd = descriptor.fd
+        let failure: Int32? = buffer.withUnsafeMutableBufferPointer { memory, initialized in
+            // read(2) writes at most freeCapacity bytes, into the free part after `initialized`.
+            let free = UnsafeMutableBufferPointer(rebasing: memory[initialized...])
+            while true {
+                #if canImport(Glibc)
+                let n = Glibc.read(fd, free.baseAddress, free.count)
+                #else
+                let n = Darwin.read(fd, free.baseAddress, free.count)
+                #endif
+                if n >= 0 {
+                    initialized += min(n, free.count)
+                    return nil
+                }
+                if errno != EINTR { return errno }
+            }
         }
+        if let failure { throw Error(path: path, operation: "read", errno: failure) }
     }
 
     /// A regular file can be opened again and seeked (a libinput record file with several

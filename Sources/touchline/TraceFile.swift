@@ -61,11 +61,10 @@ struct TraceFile {
 func readSmallFile(_ path: String) throws -> [UInt8] {
     var source = try FileByteSource(path: path)
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
-        let n = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
-        if n == 0 { break }
-        bytes.append(contentsOf: chunk[..<n])
+        let before = bytes.count
+        try bytes.append(addingCapacity: 64 * 1024) { (free: inout OutputSpan<UInt8>) throws in try source.read(into: &free) }
+        if bytes.count == before { break }
         if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
     }
     return bytes

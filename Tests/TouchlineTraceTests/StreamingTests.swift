@@ -27,20 +27,17 @@ struct GeneratedRecording: ByteSource {
 
     init(frames: Int) { self.frames = frames }
 
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while pending.count - offset < buffer.count && frame < frames {
+    mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
+        while pending.count - offset < buffer.freeCapacity && frame < frames {
             let t = frame * 8000
             pending.append(contentsOf: "  - evdev:\n    - [  \(t / 1_000_000), \(t % 1_000_000),   3,  53, \(frame % 1000)] # EV_ABS / ABS_MT_POSITION_X\n    - [  \(t / 1_000_000), \(t % 1_000_000),   0,   0,       0] # SYN_REPORT\n".utf8)
             frame += 1
         }
-        let n = min(buffer.count, pending.count - offset)
-        pending.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<offset + n])) }
-        offset += n
+        offset += append(pending.span.extracting(offset...), to: &buffer)
         if offset > 1 << 20 {
             pending.removeFirst(offset)
             offset = 0
         }
-        return n
     }
 }
 

@@ -16,15 +16,19 @@ let package = Package(
         .executableTarget(
             name: "Fuzz\(format)",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "TouchlineTrace", package: root),
                 .product(name: "TouchlineCore", package: root),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
     } + [
+        // Saves the input of a crash that libFuzzer's own handler cannot (FuzzSupport.c).
+        .target(name: "FuzzSupport"),
         .executableTarget(
             name: "FuzzConfig",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "TouchlineGestures", package: root),
                 .product(name: "TouchlineCore", package: root),
             ],
@@ -33,6 +37,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzReplay",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "TouchlineTrace", package: root),
                 .product(name: "TouchlineGestures", package: root),
                 .product(name: "TouchlineCore", package: root),
@@ -42,6 +47,7 @@ let package = Package(
         .executableTarget(
             name: "FuzzGraphConfig",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "TouchlineTesting", package: root),
                 .product(name: "TouchlineGestures", package: root),
                 .product(name: "TouchlineCore", package: root),

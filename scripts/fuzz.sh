@@ -11,7 +11,8 @@
 # Usage: scripts/fuzz.sh [BUDGET] [TARGET...]
 #   BUDGET: executions per target (1000000, the default), or a time per target: 30s, 2m, 1h.
 # Prints per target its executions, executions per second and "no crash". A crash fails the
-# script; the input that crashed is kept as .build-fuzz-corpus/ARTIFACTS/TARGET-crash-*, and
+# script, and so does an input that runs 30 s or exhausts memory; the input is kept as
+# .build-fuzz-corpus/ARTIFACTS/TARGET-crash-* (-timeout-*, -oom-*), and
 # `Fuzz/.build/release/TARGET FILE` runs it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -67,15 +68,18 @@ for target in "${targets[@]}"; do
         FuzzConfig | FuzzGraphConfig) extra=(-dict=Fuzz/config.dict) ;;
     esac
     echo "== $target: $what"
-    if "$bin/$target" "${limit[@]}" -max_len=$max_len "${extra[@]}" -print_final_stats=1 \
-        -artifact_prefix="$artifacts/$target-" "$corpus/$target" >"$log" 2>&1; then
+    # Where FuzzSupport saves an input whose crash kept libFuzzer from saving it.
+    saved=$artifacts/$target-crash-saved-$(date +%Y%m%d-%H%M%S)
+    if FUZZ_CRASH_INPUT=$saved "$bin/$target" "${limit[@]}" -max_len=$max_len "${extra[@]}" -print_final_stats=1 \
+        -timeout=30 -artifact_prefix="$artifacts/$target-" "$corpus/$target" >"$log" 2>&1; then
         execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
         rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}')
         echo "$target: $execs executions, $rate exec/s, no crash"
     else
         status=1
         echo "$target: CRASH (log: $log)"
-        grep -E 'ERROR|Fatal error|panic|Test unit written to|SUMMARY' "$log" | head -20
+        grep -E 'ERROR|Fatal error|panic|Test unit written to|saved as|SUMMARY' "$log" | head -20
+        ls "$artifacts" | grep -q "^$target-" || echo "$target: no input was saved; see the log"
     fi
 done
 exit $status

@@ -1,8 +1,10 @@
+import FuzzSupport
 import TouchlineTrace
 
 // The getevent reader as the CLI drives it: a pre-scan that infers the devices, then the read.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzz_support_begin(data, size)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let devices = try? TraceReader.inferGeteventDevices(source: BytesSource(bytes), fileName: "fuzz.txt", maxLineLength: 4096)
     let options = TraceReaderOptions(geteventDevices: devices, maxLineLength: 4096, format: .getevent)

@@ -1,3 +1,4 @@
+import FuzzSupport
 import TouchlineCore
 import TouchlineGestures
 import TouchlineTesting
@@ -9,6 +10,7 @@ import TouchlineTesting
 // on; every event is written as JSON, as replay writes it (long names reach the writer here).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzz_support_begin(data, size)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let configuration = try? GraphConfiguration.parse(bytes: bytes, file: "fuzz.toml") else { return 0 }
     // `try?`: building throws for an invalid configuration once validation is in the library.

@@ -1,3 +1,4 @@
+import FuzzSupport
 import TouchlineCore
 import TouchlineGestures
 import TouchlineTrace
@@ -17,6 +18,7 @@ import TouchlineTrace
 // cannot be called from here).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzz_support_begin(data, size)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let nul = bytes.firstIndex(of: 0)
     let description = nul.map { Array(bytes[..<$0]) }

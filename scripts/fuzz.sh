@@ -79,7 +79,7 @@ for target in "${targets[@]}"; do
         status=1
         echo "$target: CRASH (log: $log)"
         grep -E 'ERROR|Fatal error|panic|Test unit written to|saved as|SUMMARY' "$log" | head -20
-        ls "$artifacts" | grep -q "^$target-" || echo "$target: no input was saved; see the log"
+        grep -qE 'Test unit written to|saved as' "$log" || echo "$target: no input was saved; see the log"
     fi
 done
 exit $status

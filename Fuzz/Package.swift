@@ -1,5 +1,7 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for the trace readers, one per format, and for the config parser. Build and run with scripts/fuzz.sh
+// libFuzzer targets: the trace readers, one per format; the config parser; the whole replay
+// pipeline (reader, assembler, graph, JSON); and a parsed config built into a graph and driven
+// by a touch script. Build and run with scripts/fuzz.sh
 // (swift build -c release --sanitize=fuzzer --package-path Fuzz).
 import Foundation
 import PackageDescription
@@ -14,15 +16,39 @@ let package = Package(
         .executableTarget(
             name: "Fuzz\(format)",
             dependencies: [
+                "FuzzSupport",
                 .product(name: "TouchlineTrace", package: root),
                 .product(name: "TouchlineCore", package: root),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
     } + [
+        // Saves the input of a crash that libFuzzer's own handler cannot (FuzzSupport.c).
+        .target(name: "FuzzSupport"),
         .executableTarget(
             name: "FuzzConfig",
             dependencies: [
+                "FuzzSupport",
+                .product(name: "TouchlineGestures", package: root),
+                .product(name: "TouchlineCore", package: root),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzReplay",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "TouchlineTrace", package: root),
+                .product(name: "TouchlineGestures", package: root),
+                .product(name: "TouchlineCore", package: root),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+        .executableTarget(
+            name: "FuzzGraphConfig",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "TouchlineTesting", package: root),
                 .product(name: "TouchlineGestures", package: root),
                 .product(name: "TouchlineCore", package: root),
             ],

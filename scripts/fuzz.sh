@@ -1,17 +1,38 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets of the trace readers and the config parser (Fuzz/) and runs each
-# for N executions (default 1000000), seeded from the shared traces, docs/example-config.toml
-# and toml-test's files (../shared/conformance, read in place). Usage: scripts/fuzz.sh [RUNS]
-# [TARGET...]. Targets: FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzConfig. Crashes are left as crash-* files in
-# .build-fuzz-corpus/ARTIFACTS; a crash makes the script fail.
+# Builds the libFuzzer targets (Fuzz/) and runs each for a number of executions or a time:
+#   FuzzEvemu FuzzGetevent FuzzLibinputRecord  the trace readers, one per format
+#   FuzzReplay       the whole of `touchline replay` (reader, assemblers, graphs, JSON) on any bytes
+#   FuzzConfig       the config parser (and building the graph)
+#   FuzzGraphConfig  a config that parses, built and driven through a touch script
+# Seeds come from the shared traces, Recordings/, the docs' and tests' configs and toml-test's
+# files (scripts/fuzz-seeds.py). The corpus (seeds and what the fuzzer found) is kept in
+# .build-fuzz-corpus/TARGET between runs.
+#
+# Usage: scripts/fuzz.sh [BUDGET] [TARGET...]
+#   BUDGET: executions per target (1000000, the default), or a time per target: 30s, 2m, 1h.
+# Prints per target its executions, executions per second and "no crash". A crash fails the
+# script, and so does an input that runs 30 s or exhausts memory; the input is kept as
+# .build-fuzz-corpus/ARTIFACTS/TARGET-crash-* (-timeout-*, -oom-*), and
+# `Fuzz/.build/release/TARGET FILE` runs it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 
-runs=${1:-1000000}
+all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig)
+budget=${1:-1000000}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzConfig)
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
+case $budget in
+    *[0-9]s) limit=(-max_total_time="${budget%s}"); what="${budget%s} s" ;;
+    *[0-9]m) limit=(-max_total_time="$((${budget%m} * 60))"); what="${budget%m} min" ;;
+    *[0-9]h) limit=(-max_total_time="$((${budget%h} * 3600))"); what="${budget%h} h" ;;
+    *[!0-9]* | "") echo "fuzz.sh: BUDGET is a number of executions or a time such as 30s, 2m, 1h; got '$budget'" >&2; exit 64 ;;
+    *) limit=(-runs="$budget"); what="$budget runs" ;;
+esac
+for target in "${targets[@]}"; do
+    [[ " ${all[*]} " == *" $target "* ]] || { echo "fuzz.sh: no target '$target'; targets: ${all[*]}" >&2; exit 64; }
+done
 
 # The shared traces live beside the repository (../shared/traces); a worktree one level
 # deeper finds them at ../../shared/traces.
@@ -22,53 +43,43 @@ for candidate in ../shared/traces ../../shared/traces; do
 done
 [ -n "$traces" ] || { echo "fuzz.sh: cannot find the shared traces (../shared/traces)" >&2; exit 1; }
 
-swift build -c release --sanitize=fuzzer --package-path Fuzz
-bin=$(swift build -c release --sanitize=fuzzer --package-path Fuzz --show-bin-path)
-
 corpus=.build-fuzz-corpus
 artifacts=$corpus/ARTIFACTS
 mkdir -p "$artifacts"
-seed() { # target, find arguments...
-    local dir=$corpus/$1
-    shift
-    mkdir -p "$dir"
-    find "$traces" -type f "$@" -exec cp -n {} "$dir/" \; 2>/dev/null || true
-}
-seed FuzzEvemu \( -name '*.evemu' -o -name '*.events' -o -name '*.desc' \)
-seed FuzzGetevent -name '*.txt' -path '*MonkeyHelper*'
-seed FuzzLibinputRecord -name '*.yml'
-# Inputs are cut at 4 KiB, and a libinput record header with its comments is longer: also seed
-# each file without its comment lines, so that its events fall within the first 4 KiB.
-find "$traces" -type f -name '*.yml' -print0 | while IFS= read -r -d '' f; do
-    { grep -v "^ *#" "$f" | head -c 4096 >"$corpus/FuzzLibinputRecord/nocomments-$(basename "$f")"; } || true
+if ! swift build -c release --sanitize=fuzzer --package-path Fuzz >"$corpus/build.log" 2>&1; then
+    grep -vE '^\[[0-9]+/[0-9]+\]' "$corpus/build.log" | tail -40
+    echo "fuzz.sh: the fuzz targets do not build (log: $corpus/build.log)" >&2
+    exit 1
+fi
+bin=$(swift build -c release --sanitize=fuzzer --package-path Fuzz --show-bin-path)
+for target in "${targets[@]}"; do
+    [ -x "$bin/$target" ] || { echo "fuzz.sh: the build did not make $bin/$target" >&2; exit 1; }
 done
 
-# The config parser: the example config, and every TOML file of toml-test (valid and invalid,
-# 1.0 and 1.1) under a name made from its path, as the suite repeats file names.
-mkdir -p "$corpus/FuzzConfig"
-cp docs/example-config.toml "$corpus/FuzzConfig/example-config.toml"
-conformance=$(dirname "$traces")/conformance/toml-test/tests
-if [ -d "$conformance" ]; then
-    find "$conformance" -type f -name '*.toml' -print0 | while IFS= read -r -d '' f; do
-        cp "$f" "$corpus/FuzzConfig/$(echo "${f#"$conformance"/}" | tr / _)"
-    done
-else
-    echo "fuzz.sh: no toml-test suite at $conformance; FuzzConfig starts from the example config only" >&2
-fi
+python3 scripts/fuzz-seeds.py "$traces" "$corpus" "$(dirname "$traces")/conformance/toml-test/tests"
 
 status=0
 for target in "${targets[@]}"; do
     log=$corpus/$target.log
-    echo "== $target: $runs runs"
-    if "$bin/$target" -runs="$runs" -max_len=4096 -print_final_stats=1 \
-        -artifact_prefix="$artifacts/$target-" "$corpus/$target" >"$log" 2>&1; then
+    max_len=4096
+    extra=()
+    case $target in
+        FuzzReplay) max_len=8192 ;;
+        FuzzConfig | FuzzGraphConfig) extra=(-dict=Fuzz/config.dict) ;;
+    esac
+    echo "== $target: $what"
+    # Where FuzzSupport saves an input whose crash kept libFuzzer from saving it.
+    saved=$artifacts/$target-crash-saved-$(date +%Y%m%d-%H%M%S)
+    if FUZZ_CRASH_INPUT=$saved "$bin/$target" "${limit[@]}" -max_len=$max_len "${extra[@]}" -print_final_stats=1 \
+        -timeout=30 -artifact_prefix="$artifacts/$target-" "$corpus/$target" >"$log" 2>&1; then
         execs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
         rate=$(grep -m1 'stat::average_exec_per_sec' "$log" | awk '{print $2}')
         echo "$target: $execs executions, $rate exec/s, no crash"
     else
         status=1
-        echo "$target: FAILED (see $log)"
-        grep -E 'ERROR|Fatal error|panic|crash-' "$log" | head -20
+        echo "$target: CRASH (log: $log)"
+        grep -E 'ERROR|Fatal error|panic|Test unit written to|saved as|SUMMARY' "$log" | head -20
+        grep -qE 'Test unit written to|saved as' "$log" || echo "$target: no input was saved; see the log"
     fi
 done
 exit $status

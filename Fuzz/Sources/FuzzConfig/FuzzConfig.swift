@@ -1,3 +1,4 @@
+import FuzzSupport
 import TouchlineCore
 import TouchlineGestures
 
@@ -5,8 +6,10 @@ import TouchlineGestures
 // configuration that parses is also built into a graph, as `replay --config` would.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    fuzz_support_begin(data, size)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let configuration = try? GraphConfiguration.parse(bytes: bytes, file: "fuzz.toml") else { return 0 }
-    _ = GestureGraph(configuration: configuration, surface: Size(width: 200, height: 120))
+    // `try?`: building throws for an invalid configuration once validation is in the library.
+    _ = try? GestureGraph(configuration: configuration, surface: Size(width: 200, height: 120))
     return 0
 }

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Seeds the libFuzzer corpora of Fuzz/ (called by scripts/fuzz.sh).
+
+    python3 scripts/fuzz-seeds.py TRACES CORPUS [TOML_TEST]
+
+TRACES is the shared traces folder (../shared/traces), CORPUS the corpus folder (one folder
+per target, created as needed; files already there, seeds or inputs the fuzzer found, are
+kept), TOML_TEST the toml-test suite's `tests` folder (optional).
+
+libFuzzer reads at most -max_len bytes of a seed, and a real trace's first 4 KiB are mostly its
+header and comments. So besides each file as it is, a condensed copy is written: comments
+dropped, and cut at a line boundary within the target's limit, so that events, frames and
+gestures fall inside what the fuzzer sees.
+"""
+import os
+import re
+import sys
+
+# The -max_len of each target (scripts/fuzz.sh passes the same).
+MAX_LEN = {"FuzzReplay": 8192}
+DEFAULT_MAX_LEN = 4096
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def condensed(data, limit, comment=b"#"):
+    """The lines that are not comments, trailing comments cut, up to `limit` bytes."""
+    out = bytearray()
+    for line in data.splitlines(keepends=True):
+        stripped = line.lstrip()
+        if stripped.startswith(comment):
+            continue
+        if comment == b"#":
+            line = re.sub(rb" +# [^\"]*$", b"", line.rstrip(b"\n")) + b"\n"
+        if len(out) + len(line) > limit:
+            break
+        out += line
+    return bytes(out)
+
+
+class Corpus:
+    def __init__(self, root):
+        self.root = root
+
+    def add(self, target, name, data):
+        folder = os.path.join(self.root, target)
+        os.makedirs(folder, exist_ok=True)
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
+
+    def add_trace(self, targets, name, data):
+        for target in targets:
+            self.add(target, name, data)
+            self.add(target, "condensed-" + name, condensed(data, MAX_LEN.get(target, DEFAULT_MAX_LEN)))
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def files(folder, *suffixes):
+    for directory, _, names in sorted(os.walk(folder)):
+        for name in sorted(names):
+            if name.endswith(suffixes):
+                yield os.path.join(directory, name)
+
+
+def device_block(yml):
+    """The `- node:` item of the devices list and everything after it (one device)."""
+    start = yml.find(b"\n- node:")
+    return yml[start + 1:] if start >= 0 else b""
+
+
+def main():
+    traces, root = sys.argv[1], sys.argv[2]
+    toml_test = sys.argv[3] if len(sys.argv) > 3 else None
+    corpus = Corpus(root)
+
+    # evemu: self-contained files, and for FuzzReplay each header-less .events with its .desc
+    # before a NUL byte (how FuzzReplay gives a .desc).
+    for path in files(traces, ".evemu", ".events", ".desc"):
+        corpus.add_trace(["FuzzEvemu", "FuzzReplay"], os.path.basename(path), read(path))
+    for path in files(traces, ".events"):
+        data = read(path)
+        if data.lstrip().startswith(b"E:"):
+            base = os.path.basename(path)
+            desc = os.path.join(os.path.dirname(path), base.split(".")[0] + ".desc")
+            if os.path.exists(desc):
+                d = condensed(read(desc), 4096)
+                corpus.add("FuzzReplay", "with-desc-" + base, d + b"\0" + condensed(data, MAX_LEN["FuzzReplay"] - len(d) - 1))
+
+    # getevent -lt
+    for path in files(os.path.join(traces, "MonkeyHelper"), ".txt"):
+        corpus.add_trace(["FuzzGetevent", "FuzzReplay"], os.path.basename(path), read(path))
+
+    # libinput record: the shared traces and Touchline's own recordings, and files of two
+    # devices (what `libinput record --all` writes) made of two one-device files.
+    ymls = list(files(traces, ".yml")) + list(files(os.path.join(REPO, "Recordings"), ".yml"))
+    for path in ymls:
+        corpus.add_trace(["FuzzLibinputRecord", "FuzzReplay"], os.path.basename(path), read(path))
+    pairs = [("Recordings/tap.yml", "Recordings/pinch.yml"),
+             ("Recordings/two-finger-tap.yml", "Recordings/long-press.yml"),
+             (os.path.join(traces, "libinput-record/Wacom ISDv4 E6 Finger.2fg-tap.yml"),
+              os.path.join(REPO, "Recordings/double-tap.yml"))]
+    for first, second in pairs:
+        a, b = (read(os.path.join(REPO, p)) for p in (first, second))
+        for target in ["FuzzLibinputRecord", "FuzzReplay"]:
+            half = MAX_LEN.get(target, DEFAULT_MAX_LEN) // 2
+            two = condensed(a, half).replace(b"ndevices: 1", b"ndevices: 2") + device_block(condensed(b, half))
+            corpus.add(target, "two-devices-" + os.path.basename(first) + "+" + os.path.basename(second), two)
+
+    # Configurations: the example, the TOML blocks of the docs and the configs the tests hold.
+    configs = [("example-config.toml", read(os.path.join(REPO, "docs/example-config.toml")))]
+    for path in files(os.path.join(REPO, "docs"), ".md"):
+        for k, block in enumerate(re.findall(rb"```toml\n(.*?)```", read(path), re.S)):
+            configs.append((f"{os.path.basename(path)}-{k}.toml", block))
+    for path in files(os.path.join(REPO, "Tests"), ".swift"):
+        for k, block in enumerate(re.findall(rb'"""\n(.*?)"""', read(path), re.S)):
+            if b"[[recognizer]]" in block or b"[[target]]" in block or b"[defaults]" in block:
+                configs.append((f"{os.path.basename(path)}-{k}.toml", re.sub(rb"(?m)^ +", b"", block)))
+        # One-line literals such as "[[recognizer]]\nkind = \"tap\"\n", escapes undone.
+        for k, literal in enumerate(re.findall(rb'"((?:[^"\\\n]|\\.)*?(?:\[\[recognizer\]\]|\[\[target\]\]|\[defaults)(?:[^"\\\n]|\\.)*)"', read(path))):
+            text = re.sub(rb"\\(.)", lambda m: {b"n": b"\n", b"t": b"\t"}.get(m.group(1), m.group(1)), literal)
+            configs.append((f"{os.path.basename(path)}-line{k}.toml", text))
+    for name, data in configs:
+        corpus.add("FuzzConfig", name, data)
+        corpus.add("FuzzGraphConfig", name, data)
+    # Every TOML file of toml-test (valid and invalid, 1.0 and 1.1) for the parser, under a
+    # name made from its path, as the suite repeats file names.
+    if toml_test and os.path.isdir(toml_test):
+        for path in files(toml_test, ".toml"):
+            corpus.add("FuzzConfig", os.path.relpath(path, toml_test).replace("/", "_"), read(path))
+    else:
+        print(f"fuzz-seeds.py: no toml-test suite at {toml_test}; FuzzConfig starts from the docs' configs",
+              file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

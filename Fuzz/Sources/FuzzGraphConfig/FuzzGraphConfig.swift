@@ -13,7 +13,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzz_support_begin(data, size)
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     guard let configuration = try? GraphConfiguration.parse(bytes: bytes, file: "fuzz.toml") else { return 0 }
-    // `try?`: building throws for an invalid configuration once validation is in the library.
+    // `try?`: building throws for a configuration that parses but is invalid (docs/config.md#validation).
     guard let events = try? GestureHarness.replay(script.frames, configuration: configuration, surface: script.surface, explain: true)
     else { return 0 }
     var json = JSONWriter(capacity: 4096)

@@ -4,18 +4,15 @@ import TouchlineGestures
 import TouchlineTrace
 
 // The whole of `touchline replay` on arbitrary bytes (Sources/touchline/Replay.swift): the
-// reader opened as the CLI opens it (format detected, getevent pre-scan, a header-less evemu
-// file's .desc), one frame assembler and one graph per device, added as the trace names them,
-// every device's deadlines in time order, JSON for every event with `--explain` on, and the
-// frames' JSON of `--frames` for the same frames. Crashes found by hand were past the readers
+// reader opened as the CLI opens it (format detected, a header-less evemu file's .desc), then
+// the library's TraceReplay as Replay.replay() drives it: one frame assembler and one graph
+// per device, started at its first event, every device's deadlines in time order, JSON for
+// every event with `--explain` on, and the frames' JSON of `--frames` for the same frames. Crashes found by hand were past the readers
 // (several libinput record devices, long names in the JSON writer), so the readers' targets
 // alone could not prove that no trace ends `replay` by a signal.
 //
 // An input holding a NUL byte (binary, so never a trace) is split there: the bytes before it
 // are the .desc that a header-less `.events` file asks for, the rest the trace.
-//
-// The loop mirrors Replay.replay(); keep the two in step (it lives in the executable, so it
-// cannot be called from here).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzz_support_begin(data, size)
@@ -33,8 +30,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fileExists: { _ in description != nil })
     else { return 0 }
 
-    var assemblers: [FrameAssembler] = []
-    var drivers: [ReplayDriver] = []
+    // The loop is the library's (TraceReplay), the one `touchline replay` runs.
+    var replay = TraceReplay(configuration: .default, explain: true)
     var json = JSONWriter(capacity: 4096)
     var frameJSON = JSONWriter(capacity: 4096)
     let emit: (GestureEvent) -> Void = { event in
@@ -42,47 +39,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         event.writeJSON(into: &json)
         json.newline()
     }
-    func addDevices(upTo index: Int) -> Bool {
-        while assemblers.count <= index && assemblers.count < reader.devices.count {
-            let device = assemblers.count
-            let assembler = FrameAssembler(device: reader.devices[device])
-            // `try?`: GestureGraph.init throws for an invalid configuration (never the default).
-            guard var driver = try? ReplayDriver(configuration: .default, surface: assembler.geometry.size) else {
-                preconditionFailure("the default configuration did not build")
-            }
-            driver.graph.device = device
-            driver.graph.explain = true
-            assemblers.append(assembler)
-            drivers.append(driver)
-        }
-        return index < assemblers.count
-    }
-    _ = addDevices(upTo: reader.devices.count - 1)
     while let event = try? reader.next() {
         let index = event.device
-        // The CLI reports an event of an undescribed device as bad data.
-        guard addDevices(upTo: index) else { break }
-        guard assemblers[index].feed(event.event) else { continue }
-        frameJSON.reset()
-        assemblers[index].frame.writeJSON(device: index, into: &frameJSON)
-        if drivers.count > 1 { fireDeadlines(&drivers, before: assemblers[index].frame.time, emit: emit) }
-        drivers[index].feed(assemblers[index].frame, emit: emit)
-    }
-    if drivers.count > 1 { fireDeadlines(&drivers, before: nil, emit: emit) }
-    let order = drivers.indices.sorted { (drivers[$0].time ?? .zero, $0) < (drivers[$1].time ?? .zero, $1) }
-    for index in order { drivers[index].finish(emit: emit) }
-    return 0
-}
-
-/// As Replay.fireDeadlines: every device's deadlines before `time` (all for nil), in time order.
-func fireDeadlines(_ drivers: inout [ReplayDriver], before time: Timestamp?, emit: (GestureEvent) -> Void) {
-    while true {
-        var earliest: (index: Int, time: Timestamp)?
-        for index in drivers.indices {
-            guard let d = drivers[index].graph.nextDeadline, time.map({ d < $0 }) ?? true else { continue }
-            if earliest == nil || d < earliest!.time { earliest = (index, d) }
+        if !replay.isStarted(index) {
+            // The CLI reports an event of an undescribed device as bad data.
+            guard index < reader.devices.count else { break }
+            // The default configuration is valid, so this never fails.
+            guard (try? replay.start(device: index, reader.devices[index])) != nil else {
+                preconditionFailure("the default configuration did not build")
+            }
         }
-        guard let earliest else { return }
-        drivers[earliest.index].advance(to: earliest.time, emit: emit)
+        guard replay.feed(device: index, event.event, emit: emit) else { continue }
+        // `--frames` writes the same frames.
+        frameJSON.reset()
+        replay.frame(of: index).writeJSON(device: index, into: &frameJSON)
     }
+    replay.finish(emit: emit)
+    return 0
 }

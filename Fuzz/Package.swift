@@ -9,51 +9,27 @@ import PackageDescription
 // The root package's identity is its directory's name ("main", "trace", a CI checkout...).
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
+/// A libFuzzer target over the root package's products (FuzzSupport saves a crash's input).
+func fuzzTarget(_ name: String, _ products: [String]) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: ["FuzzSupport"] + products.map { .product(name: $0, package: root) },
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+    )
+}
+
 let package = Package(
     name: "TouchlineFuzz",
     dependencies: [.package(path: "..")],
-    targets: ["Evemu", "Getevent", "LibinputRecord"].map { format in
-        .executableTarget(
-            name: "Fuzz\(format)",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "TouchlineTrace", package: root),
-                .product(name: "TouchlineCore", package: root),
-            ],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        )
-    } + [
+    targets: [
         // Saves the input of a crash that libFuzzer's own handler cannot (FuzzSupport.c).
         .target(name: "FuzzSupport"),
-        .executableTarget(
-            name: "FuzzConfig",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "TouchlineGestures", package: root),
-                .product(name: "TouchlineCore", package: root),
-            ],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
-        .executableTarget(
-            name: "FuzzReplay",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "TouchlineTrace", package: root),
-                .product(name: "TouchlineGestures", package: root),
-                .product(name: "TouchlineCore", package: root),
-            ],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
-        .executableTarget(
-            name: "FuzzGraphConfig",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "TouchlineTesting", package: root),
-                .product(name: "TouchlineGestures", package: root),
-                .product(name: "TouchlineCore", package: root),
-            ],
-            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
-        ),
+        fuzzTarget("FuzzEvemu", ["TouchlineTrace", "TouchlineCore"]),
+        fuzzTarget("FuzzGetevent", ["TouchlineTrace", "TouchlineCore"]),
+        fuzzTarget("FuzzLibinputRecord", ["TouchlineTrace", "TouchlineCore"]),
+        fuzzTarget("FuzzConfig", ["TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzReplay", ["TouchlineTrace", "TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzGraphConfig", ["TouchlineTesting", "TouchlineGestures", "TouchlineCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,51 +1,5 @@
 import TouchlineCore
 
-/// Where a recognizer stands in its target's arena.
-public enum ArenaStatus: UInt8, Hashable, Sendable, CustomStringConvertible {
-    /// Not in an arena (its target has no open arena).
-    case idle
-    /// In the arena, undecided.
-    case possible
-    /// Undecided and keeping the arena open after the last lift (a tap waiting for the next).
-    case holding
-    /// Claimed, but a recognizer it `requiresFailureOf` is still possible.
-    case waiting
-    /// Won: its events go out.
-    case won
-    /// Won and done for this arena.
-    case finished
-    /// Failed or rejected for this arena.
-    case failed
-
-    public var description: String {
-        switch self {
-        case .idle: return "idle"
-        case .possible: return "possible"
-        case .holding: return "holding"
-        case .waiting: return "waiting"
-        case .won: return "won"
-        case .finished: return "finished"
-        case .failed: return "failed"
-        }
-    }
-
-    /// Undecided: can still claim or fail, and keeps the arena open.
-    var isPending: Bool {
-        switch self {
-        case .possible, .holding, .waiting: return true
-        case .idle, .won, .finished, .failed: return false
-        }
-    }
-
-    /// Receives the target's contact inputs.
-    var receivesContacts: Bool {
-        switch self {
-        case .possible, .holding, .waiting, .won: return true
-        case .idle, .finished, .failed: return false
-        }
-    }
-}
-
 /// The recognizer graph: targets, recognizers, relations, one arena per target. Pure: time comes
 /// only from frames and from `advance(to:)`; every pending timeout is published as
 /// `nextDeadline`.
@@ -54,7 +8,7 @@ public enum ArenaStatus: UInt8, Hashable, Sendable, CustomStringConvertible {
 /// target's arena; contacts that land on a target while its arena is open share it (a
 /// multi-finger gesture is one decision). The arena opens at the first contact, and closes when
 /// no contact is down and no recognizer is undecided or holding. See docs/gestures.md#arbitration.
-public struct GestureGraph: Sendable {
+public struct GestureGraph: Sendable, ArenaHost {
     public let configuration: GraphConfiguration
     public let surface: Size
     /// Written into every event's `device` key.
@@ -88,9 +42,6 @@ public struct GestureGraph: Sendable {
         var rect: Rect
         var hitRect: Rect
         var z: Int
-        var members: UInt64 = 0
-        var winners: UInt64 = 0
-        var open = false
         var lastTime: Timestamp? = nil
         var lastCentroid = Point.zero
 
@@ -117,13 +68,10 @@ public struct GestureGraph: Sendable {
     /// The recognizers, the targets' state (`store[target: t]`) and the tracked contacts, in
     /// landing order (so in id order), changed in place after `makeUnique()`.
     var store: GraphStore
-    var status: StatusTable
-    var claimReasons: [Reason?]
+    /// Who wins on each target: statuses, relations, winners (Arena.swift).
+    var arena: Arena
     let names: [GestureName]
     let kinds: [GestureKind]
-    let targetOf: [Int]
-    let simultaneous: [UInt64]
-    let requires: [UInt64]
     /// Recognizers whose `deadline` is set, updated after every input they handle, so the
     /// earliest deadline is found without asking every recognizer (twice a frame).
     var deadlineMask: UInt64 = 0
@@ -139,7 +87,7 @@ public struct GestureGraph: Sendable {
         self.configuration = configuration
         self.surface = surface
         let targetSpecs = configuration.targets
-        var targets = targetSpecs.map { spec in
+        let targets = targetSpecs.map { spec in
             let rect = spec.millimetreRect(on: surface)
             let width = max(rect.width, Thresholds.minimumHitSize)
             let height = max(rect.height, Thresholds.minimumHitSize)
@@ -152,23 +100,10 @@ public struct GestureGraph: Sendable {
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
         let specs = configuration.recognizers
-        status = StatusTable(count: specs.count)
-        claimReasons = Array(repeating: nil, count: specs.count)
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
-        targetOf = resolved.targetOf
-        var sim = Array(repeating: UInt64(0), count: specs.count)
-        var req = Array(repeating: UInt64(0), count: specs.count)
-        for i in specs.indices {
-            for j in resolved.simultaneousWith[i] {
-                sim[i] |= 1 << UInt64(j)
-                sim[j] |= 1 << UInt64(i)
-            }
-            for j in resolved.requiresFailureOf[i] { req[i] |= 1 << UInt64(j) }
-        }
-        simultaneous = sim
-        requires = req
-        for (i, t) in targetOf.enumerated() { targets[t].members |= 1 << UInt64(i) }
+        arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: targets.count,
+                      simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
         store = GraphStore(specs.map(\.kind), surface: surface, targets: targets)
         contactLists = Array(repeating: ContactList(), count: targets.count)
     }
@@ -183,7 +118,7 @@ public struct GestureGraph: Sendable {
     // copy of the whole graph (a 256-byte memcpy per call, docs/performance.md).
     @inline(__always) func earliestDeadline() -> (Int, Timestamp)? {
         var best: (Int, Timestamp)? = nil
-        for i in MemberIndices(deadlineMask) where status[i].receivesContacts {
+        for i in MemberIndices(deadlineMask) where arena.status[i].receivesContacts {
             if let d = store.deadline(i), best == nil || d < best!.1 { best = (i, d) }
         }
         return best
@@ -203,10 +138,10 @@ public struct GestureGraph: Sendable {
     }
 
     mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
-        let target = targetOf[i]
+        let target = arena.targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.
-        if status[i].receivesContacts, store.deadline(i) == d {
+        if arena.status[i].receivesContacts, store.deadline(i) == d {
             reportBug(i, state: store.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
         }
         if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
@@ -214,16 +149,16 @@ public struct GestureGraph: Sendable {
 
     /// True when no contact is down, no arena is open and no deadline is pending.
     public var isIdle: Bool {
-        store.trackedCount == 0 && store.targetIndices.allSatisfy { !store[target: $0].open } && nextDeadline == nil
+        store.trackedCount == 0 && store.targetIndices.allSatisfy { !arena.isOpen($0) } && nextDeadline == nil
     }
 
     /// What is still pending, for a test's failure message; empty when idle.
     public var pendingDescription: String {
         var parts: [String] = []
         if store.trackedCount > 0 { parts.append("contacts down: \((0..<store.trackedCount).map { store[tracked: $0].id.description }.joined(separator: ","))") }
-        for t in store.targetIndices where store[target: t].open { parts.append("arena of target '\(targetNames[t])' open") }
-        for i in store.indices where status[i] != .idle {
-            parts.append("\(names[i]): \(status[i]) in state \(store.stateName(i))")
+        for t in store.targetIndices where arena.isOpen(t) { parts.append("arena of target '\(targetNames[t])' open") }
+        for i in store.indices where arena.status[i] != .idle {
+            parts.append("\(names[i]): \(arena.status[i]) in state \(store.stateName(i))")
         }
         if let d = nextDeadline { parts.append("deadline at \(d)") }
         return parts.joined(separator: "; ")
@@ -231,7 +166,7 @@ public struct GestureGraph: Sendable {
 
     /// Each recognizer's name, arena status and state, for tests and observers.
     public var recognizerStates: [(name: String, status: ArenaStatus, state: String)] {
-        store.indices.map { (names[$0].description, status[$0], store.stateName($0).description) }
+        store.indices.map { (names[$0].description, arena.status[$0], store.stateName($0).description) }
     }
 
     // MARK: - Frames
@@ -278,7 +213,7 @@ public struct GestureGraph: Sendable {
                 for i in tracked.indices { onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target) }
             }
         }
-        for t in store.targetIndices where store[target: t].open && !(masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t)) {
+        for t in store.targetIndices where arena.isOpen(t) && !(masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t)) {
             sweepAndClose(t, at: frame.time, emit)
         }
     }
@@ -546,17 +481,13 @@ public struct GestureGraph: Sendable {
         }
         // One access for both (each access checks the index), and the members read once.
         store[target: t].sampled(at: time, centroid: s.centroid)
-        let members = store[target: t].members
+        let members = arena.members(of: t)
         if s.began > 0 {
-            if !store[target: t].open {
-                store[target: t].open = true
-                store[target: t].winners = 0
-                for i in MemberIndices(members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
-            }
+            arena.open(t)
             let input = RecognizerInput.contactDown(s)
             for i in MemberIndices(members) {
-                if status[i] == .holding { status[i] = .possible }
-                if status[i].receivesContacts { deliver(i, input, emit) }
+                arena.contactLanded(i)
+                if arena.status[i].receivesContacts { deliver(i, input, emit) }
             }
         }
         if moved {
@@ -564,11 +495,11 @@ public struct GestureGraph: Sendable {
         }
         if s.ended > 0 {
             let input = RecognizerInput.contactLifted(s)
-            for i in MemberIndices(members) { if status[i].receivesContacts { deliver(i, input, emit) } }
+            for i in MemberIndices(members) { if arena.status[i].receivesContacts { deliver(i, input, emit) } }
         }
         if s.cancelled > 0 {
             let input = RecognizerInput.contactCancelled(s)
-            for i in MemberIndices(members) { if status[i].receivesContacts { deliver(i, input, emit) } }
+            for i in MemberIndices(members) { if arena.status[i].receivesContacts { deliver(i, input, emit) } }
         }
     }
 
@@ -619,8 +550,8 @@ public struct GestureGraph: Sendable {
         var fingers = 0, position = Point.zero, detail = GestureDetail.rotate(rotation: 0, velocity: 0)
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
-        for i in MemberIndices(members & status.receiving) where status[i].receivesContacts {
-            if status[i] == .won && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
+        for i in MemberIndices(members & arena.status.receiving) where arena.status[i].receivesContacts {
+            if arena.status[i] == .won && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
                 // Made where it is passed: a prepared event changed in place was copied whole
                 // for every call.
                 emit(GestureEvent(
@@ -651,28 +582,22 @@ public struct GestureGraph: Sendable {
         case .none:
             break
         case .hold:
-            if status[i] == .possible {
-                status[i] = .holding
-                explainLine(i, .held, .note("keeps the arena open for a next tap"), at: time, emit)
-            }
+            hold(i, at: time, emit)
         case let .claim(reason):
             claim(i, reason, at: time, emit)
         case let .fail(reason):
-            guard status[i].isPending || status[i] == .won else { break }
-            status[i] = .failed
-            explainLine(i, .failed, reason, at: time, emit)
-            resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
+            fail(i, reason, at: time, emit)
         case let .emit(e):
-            if status[i] == .won { emitEvent(i, e, at: time, emit) } else { reportBug(i, state: "not won", input: "emit", at: time, emit) }
+            if arena.status[i] == .won { emitEvent(i, e, at: time, emit) } else { reportBug(i, state: "not won", input: "emit", at: time, emit) }
         case let .finish(e, alsoEnded):
-            if status[i] == .won {
+            if arena.status[i] == .won {
                 emitEvent(i, e, at: time, emit)
                 if alsoEnded {
                     var ended = e
                     ended.phase = .ended
                     emitEvent(i, ended, at: time, emit)
                 }
-                status[i] = .finished
+                arena.finish(i)
             } else {
                 reportBug(i, state: "not won", input: "finish", at: time, emit)
             }
@@ -685,108 +610,22 @@ public struct GestureGraph: Sendable {
         internalErrors += 1
         explainLine(i, .bug, .impossible(state: state, input: input), at: time, emit)
         _ = handle(i, .rejected(time))
-        status[i] = .failed
-        resolveWaiting(on: targetOf[i], failed: i, at: time, emit)
+        dropAfterBug(i, at: time, emit)
     }
 
-    @inline(__always) func pendingMask(_ t: Int) -> UInt64 {
-        var mask: UInt64 = 0
-        var m = store[target: t].members
-        while m != 0 {
-            let i = m.trailingZeroBitCount
-            m &= m - 1
-            if status[i].isPending { mask |= 1 << UInt64(i) }
-        }
-        return mask
-    }
+    // MARK: - Arena host (the rules are in Arena.swift)
 
-    @inline(__always) func firstName(in mask: UInt64) -> GestureName { names[mask.trailingZeroBitCount] }
-
-    mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        guard status[i].isPending else { return }
-        let t = targetOf[i]
-        let winners = store[target: t].winners
-        let blockersWon = requires[i] & winners
-        if blockersWon != 0 {
-            reject(i, .blockerWon(firstName(in: blockersWon)), at: time, emit)
-            return
-        }
-        let blockers = requires[i] & pendingMask(t) & ~(1 << UInt64(i))
-        if blockers != 0 {
-            status[i] = .waiting
-            claimReasons[i] = reason
-            explainLine(i, .waiting, .waitingFor(firstName(in: blockers)), at: time, emit)
-            return
-        }
-        let rivals = winners & ~simultaneous[i]
-        if rivals != 0 {
-            reject(i, .lostTo(firstName(in: rivals)), at: time, emit)
-            return
-        }
-        win(i, winners != 0 ? .simultaneousWith(firstName(in: winners)) : reason, at: time, emit)
-    }
-
-    mutating func win(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        let t = targetOf[i]
-        status[i] = .won
-        claimReasons[i] = nil
-        store[target: t].winners |= 1 << UInt64(i)
-        explainLine(i, .won, reason, at: time, emit)
+    @inline(__always) mutating func accepted(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         deliver(i, .accepted(time), emit)
-        for j in MemberIndices(store[target: t].members) {
-            guard j != i, status[j].isPending else { continue }
-            let bit = UInt64(1) << UInt64(i)
-            if requires[j] & bit != 0 {
-                reject(j, .blockerWon(names[i]), at: time, emit)
-            } else if simultaneous[i] & (1 << UInt64(j)) == 0 {
-                reject(j, .lostTo(names[i]), at: time, emit)
-            }
-        }
     }
 
-    mutating func reject(_ j: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        status[j] = .failed
-        claimReasons[j] = nil
-        explainLine(j, .failed, reason, at: time, emit)
-        let action = handle(j, .rejected(time))
-        if case .none = action {} else { apply(j, action, at: time, emit) }
-        resolveWaiting(on: targetOf[j], failed: j, at: time, emit)
+    mutating func rejected(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let action = handle(i, .rejected(time))
+        if case .none = action {} else { apply(i, action, at: time, emit) }
     }
 
-    /// After `failed` left the arena, every waiting claim whose blockers are all gone stands
-    /// again (in declaration order).
-    mutating func resolveWaiting(on t: Int, failed: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        for j in MemberIndices(store[target: t].members) {
-            guard status[j] == .waiting else { continue }
-            if requires[j] & store[target: t].winners != 0 {
-                reject(j, .blockerWon(firstName(in: requires[j] & store[target: t].winners)), at: time, emit)
-                continue
-            }
-            guard requires[j] & pendingMask(t) == 0 else { continue }
-            status[j] = .possible
-            let reason = claimReasons[j] ?? .note("claimed")
-            claimReasons[j] = nil
-            if explain { explainLine(j, .waiting, .blockerFailed(names[failed]), at: time, emit) }
-            claim(j, reason, at: time, emit)
-        }
-    }
-
-    /// After the last contact of target `t` lifted (or a deadline passed with none down):
-    /// undecided members that neither hold the arena nor wait for a blocker fail ("swept");
-    /// when no one is undecided or active any more, the arena closes.
-    mutating func sweepAndClose(_ t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        guard store[target: t].open else { return }
-        for i in MemberIndices(store[target: t].members) {
-            if status[i] == .possible { reject(i, .swept, at: time, emit) }
-            if status[i] == .won { reportBug(i, state: store.stateName(i), input: "arena close", at: time, emit) }
-        }
-        var open = false
-        for i in MemberIndices(store[target: t].members) { if status[i].isPending || status[i] == .won { open = true } }
-        if !open {
-            store[target: t].open = false
-            store[target: t].winners = 0
-            for i in MemberIndices(store[target: t].members) { status[i] = .idle }
-        }
+    mutating func wonAtClose(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        reportBug(i, state: store.stateName(i), input: "arena close", at: time, emit)
     }
 
     // MARK: - Output
@@ -804,7 +643,7 @@ public struct GestureGraph: Sendable {
     }
 
     @inline(__always) mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        let t = targetOf[i]
+        let t = arena.targetOf[i]
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[t],
             recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
@@ -814,7 +653,7 @@ public struct GestureGraph: Sendable {
 
     mutating func explainLine(_ i: Int, _ phase: GesturePhase, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard explain else { return }
-        let t = targetOf[i]
+        let t = arena.targetOf[i]
         let list = contactList(on: t)
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targetNames[t],
@@ -835,38 +674,6 @@ extension Span where Element == GestureGraph.Tracked {
     @inline(__always) func contains(target: Int) -> Bool {
         for i in indices where self[i].target == target { return true }
         return false
-    }
-}
-
-/// Each recognizer's arena status, and the set of those that receive contacts, kept true on
-/// every write: a frame visits only those (the default graph's frame visited seven
-/// recognizers to deliver to three).
-struct StatusTable: Sendable {
-    private var values: [ArenaStatus]
-    /// Bit i: recognizer i's status `receivesContacts`.
-    private(set) var receiving: UInt64 = 0
-
-    init(count: Int) { values = Array(repeating: .idle, count: count) }
-
-    subscript(i: Int) -> ArenaStatus {
-        @inline(__always) get { values[i] }
-        @inline(__always) set {
-            values[i] = newValue
-            let bit = UInt64(1) << UInt64(i)
-            receiving = newValue.receivesContacts ? receiving | bit : receiving & ~bit
-        }
-    }
-}
-
-/// The recognizer indices in a membership mask, ascending (declaration order).
-struct MemberIndices: Sequence, IteratorProtocol {
-    var mask: UInt64
-    init(_ mask: UInt64) { self.mask = mask }
-    mutating func next() -> Int? {
-        guard mask != 0 else { return nil }
-        let i = mask.trailingZeroBitCount
-        mask &= mask - 1
-        return i
     }
 }
 

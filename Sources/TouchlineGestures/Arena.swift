@@ -1,0 +1,302 @@
+import TouchlineCore
+
+/// Where a recognizer stands in its target's arena.
+public enum ArenaStatus: UInt8, Hashable, Sendable, CustomStringConvertible {
+    /// Not in an arena (its target has no open arena).
+    case idle
+    /// In the arena, undecided.
+    case possible
+    /// Undecided and keeping the arena open after the last lift (a tap waiting for the next).
+    case holding
+    /// Claimed, but a recognizer it `requiresFailureOf` is still possible.
+    case waiting
+    /// Won: its events go out.
+    case won
+    /// Won and done for this arena.
+    case finished
+    /// Failed or rejected for this arena.
+    case failed
+
+    public var description: String {
+        switch self {
+        case .idle: return "idle"
+        case .possible: return "possible"
+        case .holding: return "holding"
+        case .waiting: return "waiting"
+        case .won: return "won"
+        case .finished: return "finished"
+        case .failed: return "failed"
+        }
+    }
+
+    /// Undecided: can still claim or fail, and keeps the arena open.
+    var isPending: Bool {
+        switch self {
+        case .possible, .holding, .waiting: return true
+        case .idle, .won, .finished, .failed: return false
+        }
+    }
+
+    /// Receives the target's contact inputs.
+    var receivesContacts: Bool {
+        switch self {
+        case .possible, .holding, .waiting, .won: return true
+        case .idle, .finished, .failed: return false
+        }
+    }
+}
+
+/// Who wins among the recognizers of a target for its contacts: the one place that decides
+/// (style principle 6; Flutter's `GestureArenaManager` is the model). Members propose (claim,
+/// fail, hold), the arena decides: a claim waits while a recognizer it `requiresFailureOf` is
+/// undecided, loses to a winner it is not simultaneous with, and wins otherwise, rejecting the
+/// undecided members that are not simultaneous with it; ties go to the earlier declared, as
+/// every loop runs over members in declaration order. See docs/gestures.md#arbitration.
+///
+/// The data is masks and flat tables made once (bit i: member i, so at most 64 members), the
+/// per-frame reads (`status.receiving`, `members`) are a load each, and nothing here allocates
+/// after `init`. The rules are `ArenaHost`'s methods: deciding calls back into the members
+/// (a winner is handed `.accepted`, a loser `.rejected`, and what they answer may claim or fail
+/// in turn), and with value types the host that holds the arena is the one that can do both.
+struct Arena: Sendable {
+    /// One target's arena.
+    struct Target: Sendable {
+        /// The members: the recognizers declared on this target.
+        var members: UInt64
+        /// Those that won in the open arena.
+        var winners: UInt64 = 0
+        /// Open from the first contact until no contact is down and no member is undecided or
+        /// holding.
+        var open = false
+    }
+
+    var status: StatusTable
+    /// The reason of a waiting claim, given again when its blockers are gone.
+    var claimReasons: [Reason?]
+    /// The members' names, for the reasons that name another member.
+    let names: [GestureName]
+    /// Each member's target.
+    let targetOf: [Int]
+    /// Bit j of `simultaneous[i]`: i and j may both win (symmetric).
+    let simultaneous: [UInt64]
+    /// Bit j of `requires[i]`: i's claim waits for j to fail, and fails when j wins.
+    let requires: [UInt64]
+    var targets: [Target]
+
+    /// `simultaneousWith` and `requiresFailureOf` as the configuration resolves them (member
+    /// indices, at most 64 members).
+    init(names: [GestureName], targetOf: [Int], targetCount: Int, simultaneousWith: [[Int]], requiresFailureOf: [[Int]]) {
+        let count = names.count
+        status = StatusTable(count: count)
+        claimReasons = Array(repeating: nil, count: count)
+        self.names = names
+        self.targetOf = targetOf
+        var sim = Array(repeating: UInt64(0), count: count)
+        var req = Array(repeating: UInt64(0), count: count)
+        for i in 0..<count {
+            for j in simultaneousWith[i] {
+                sim[i] |= 1 << UInt64(j)
+                sim[j] |= 1 << UInt64(i)
+            }
+            for j in requiresFailureOf[i] { req[i] |= 1 << UInt64(j) }
+        }
+        simultaneous = sim
+        requires = req
+        targets = Array(repeating: Target(members: 0), count: targetCount)
+        for (i, t) in targetOf.enumerated() { targets[t].members |= 1 << UInt64(i) }
+    }
+
+    @inline(__always) func members(of t: Int) -> UInt64 { targets[t].members }
+    @inline(__always) func isOpen(_ t: Int) -> Bool { targets[t].open }
+
+    /// A contact landed on target `t`: a closed arena opens, with every member possible again.
+    @inline(__always) mutating func open(_ t: Int) {
+        guard !targets[t].open else { return }
+        targets[t].open = true
+        targets[t].winners = 0
+        for i in MemberIndices(targets[t].members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
+    }
+
+    /// A contact landed: a member holding the arena open is undecided again.
+    @inline(__always) mutating func contactLanded(_ i: Int) {
+        if status[i] == .holding { status[i] = .possible }
+    }
+
+    /// Member `i` won and is done for this arena.
+    @inline(__always) mutating func finish(_ i: Int) { status[i] = .finished }
+
+    /// The undecided members of target `t`.
+    @inline(__always) func pendingMask(_ t: Int) -> UInt64 {
+        var mask: UInt64 = 0
+        var m = targets[t].members
+        while m != 0 {
+            let i = m.trailingZeroBitCount
+            m &= m - 1
+            if status[i].isPending { mask |= 1 << UInt64(i) }
+        }
+        return mask
+    }
+
+    /// The first declared member of `mask`: ties go to declaration order.
+    @inline(__always) func firstName(in mask: UInt64) -> GestureName { names[mask.trailingZeroBitCount] }
+}
+
+/// What holds an arena and its members: the graph, or a test's stand-in members. The arena
+/// calls back for each decision a member must hear of, in the order it decides.
+protocol ArenaHost {
+    var arena: Arena { get set }
+    /// Member `i` won: hand it `.accepted(time)` and apply its answer.
+    mutating func accepted(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void)
+    /// Member `i` was rejected (lost, swept, or its blocker won): hand it `.rejected(time)` and
+    /// apply its answer.
+    mutating func rejected(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void)
+    /// A decision about member `i`, for `--explain`.
+    mutating func explainLine(_ i: Int, _ phase: GesturePhase, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void)
+    /// Member `i` is still `won` when its arena closes: our bug (a continuous gesture that did
+    /// not end with its last contact).
+    mutating func wonAtClose(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void)
+}
+
+extension ArenaHost {
+    /// Member `i` keeps the arena open after the last lift (a tap waiting for the next).
+    mutating func hold(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        if arena.status[i] == .possible {
+            arena.status[i] = .holding
+            explainLine(i, .held, .note("keeps the arena open for a next tap"), at: time, emit)
+        }
+    }
+
+    /// Member `i` gave up (or stopped after it won).
+    mutating func fail(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        guard arena.status[i].isPending || arena.status[i] == .won else { return }
+        arena.status[i] = .failed
+        explainLine(i, .failed, reason, at: time, emit)
+        resolveWaiting(on: arena.targetOf[i], failed: i, at: time, emit)
+    }
+
+    /// Member `i` is out after our bug, already told it is rejected.
+    mutating func dropAfterBug(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        arena.status[i] = .failed
+        resolveWaiting(on: arena.targetOf[i], failed: i, at: time, emit)
+    }
+
+    mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        guard arena.status[i].isPending else { return }
+        let t = arena.targetOf[i]
+        let winners = arena.targets[t].winners
+        let requires = arena.requires[i]
+        let blockersWon = requires & winners
+        if blockersWon != 0 {
+            reject(i, .blockerWon(arena.firstName(in: blockersWon)), at: time, emit)
+            return
+        }
+        let blockers = requires & arena.pendingMask(t) & ~(1 << UInt64(i))
+        if blockers != 0 {
+            arena.status[i] = .waiting
+            arena.claimReasons[i] = reason
+            explainLine(i, .waiting, .waitingFor(arena.firstName(in: blockers)), at: time, emit)
+            return
+        }
+        let rivals = winners & ~arena.simultaneous[i]
+        if rivals != 0 {
+            reject(i, .lostTo(arena.firstName(in: rivals)), at: time, emit)
+            return
+        }
+        win(i, winners != 0 ? .simultaneousWith(arena.firstName(in: winners)) : reason, at: time, emit)
+    }
+
+    mutating func win(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let t = arena.targetOf[i]
+        arena.status[i] = .won
+        arena.claimReasons[i] = nil
+        arena.targets[t].winners |= 1 << UInt64(i)
+        explainLine(i, .won, reason, at: time, emit)
+        accepted(i, at: time, emit)
+        for j in MemberIndices(arena.targets[t].members) {
+            guard j != i, arena.status[j].isPending else { continue }
+            let bit = UInt64(1) << UInt64(i)
+            if arena.requires[j] & bit != 0 {
+                reject(j, .blockerWon(arena.names[i]), at: time, emit)
+            } else if arena.simultaneous[i] & (1 << UInt64(j)) == 0 {
+                reject(j, .lostTo(arena.names[i]), at: time, emit)
+            }
+        }
+    }
+
+    mutating func reject(_ j: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        arena.status[j] = .failed
+        arena.claimReasons[j] = nil
+        explainLine(j, .failed, reason, at: time, emit)
+        rejected(j, at: time, emit)
+        resolveWaiting(on: arena.targetOf[j], failed: j, at: time, emit)
+    }
+
+    /// After `failed` left the arena, every waiting claim whose blockers are all gone stands
+    /// again (in declaration order).
+    mutating func resolveWaiting(on t: Int, failed: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        for j in MemberIndices(arena.targets[t].members) {
+            guard arena.status[j] == .waiting else { continue }
+            let blockersWon = arena.requires[j] & arena.targets[t].winners
+            if blockersWon != 0 {
+                reject(j, .blockerWon(arena.firstName(in: blockersWon)), at: time, emit)
+                continue
+            }
+            guard arena.requires[j] & arena.pendingMask(t) == 0 else { continue }
+            arena.status[j] = .possible
+            let reason = arena.claimReasons[j] ?? .note("claimed")
+            arena.claimReasons[j] = nil
+            explainLine(j, .waiting, .blockerFailed(arena.names[failed]), at: time, emit)
+            claim(j, reason, at: time, emit)
+        }
+    }
+
+    /// After the last contact of target `t` lifted (or a deadline passed with none down):
+    /// undecided members that neither hold the arena nor wait for a blocker fail ("swept");
+    /// when no one is undecided or active any more, the arena closes.
+    mutating func sweepAndClose(_ t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        guard arena.targets[t].open else { return }
+        for i in MemberIndices(arena.targets[t].members) {
+            if arena.status[i] == .possible { reject(i, .swept, at: time, emit) }
+            if arena.status[i] == .won { wonAtClose(i, at: time, emit) }
+        }
+        var open = false
+        for i in MemberIndices(arena.targets[t].members) { if arena.status[i].isPending || arena.status[i] == .won { open = true } }
+        if !open {
+            arena.targets[t].open = false
+            arena.targets[t].winners = 0
+            for i in MemberIndices(arena.targets[t].members) { arena.status[i] = .idle }
+        }
+    }
+}
+
+/// Each recognizer's arena status, and the set of those that receive contacts, kept true on
+/// every write: a frame visits only those (the default graph's frame visited seven
+/// recognizers to deliver to three).
+struct StatusTable: Sendable {
+    private var values: [ArenaStatus]
+    /// Bit i: recognizer i's status `receivesContacts`.
+    private(set) var receiving: UInt64 = 0
+
+    init(count: Int) { values = Array(repeating: .idle, count: count) }
+
+    subscript(i: Int) -> ArenaStatus {
+        @inline(__always) get { values[i] }
+        @inline(__always) set {
+            values[i] = newValue
+            let bit = UInt64(1) << UInt64(i)
+            receiving = newValue.receivesContacts ? receiving | bit : receiving & ~bit
+        }
+    }
+}
+
+/// The recognizer indices in a membership mask, ascending (declaration order).
+struct MemberIndices: Sequence, IteratorProtocol {
+    var mask: UInt64
+    init(_ mask: UInt64) { self.mask = mask }
+    mutating func next() -> Int? {
+        guard mask != 0 else { return nil }
+        let i = mask.trailingZeroBitCount
+        mask &= mask - 1
+        return i
+    }
+}

@@ -227,6 +227,20 @@ import TouchlineCore
         #expect(r.error.map(String.init(describing:)) == "many.txt:1025: a 1025th device sends events (/dev/input/event1024): expected at most 1024, the most input devices the kernel numbers; is this one trace?")
     }
 
+    /// Every device named costs its path and description for the whole trace: past 65,536
+    /// paths, the line naming one more is an error after every event before it (after 4ceb273
+    /// any number were kept: a 100 MB file of `add device` lines is 3 M devices, over 1 GB).
+    @Test func moreDevicePathsThanTheCapIsAnError() {
+        var text = row(1, "EV_SYN", "SYN_REPORT", 0, path: "/dev/input/event0")
+        for k in 1..<GeteventDecoder.maxDevicePaths { text += "add device \(k + 1): /dev/input/event\(k)\n" }
+        text += row(2, "EV_SYN", "SYN_REPORT", 0, path: "/dev/input/event0")
+        text += "add device 65537: /dev/input/event65536\n"
+        text += row(3, "EV_SYN", "SYN_REPORT", 0, path: "/dev/input/event0")
+        let r = readAll(text, fileName: "listed.txt")
+        #expect(r.events.count == 2)
+        #expect(r.error.map(String.init(describing:)) == "listed.txt:65538: a 65537th device path '/dev/input/event65536': expected at most 65536 devices named in one trace; is this one trace?")
+    }
+
     @Test func aPathTooLongIsAnError() {
         let path = "/dev/" + String(repeating: "x", count: 2000)
         let r = readAll(row(1, "EV_SYN", "SYN_REPORT", 0, path: path), fileName: "long.txt")

@@ -165,6 +165,10 @@ struct GeteventDecoder {
             } catch {
                 throw scanner.error(error.message)
             }
+            if !header.dropped.isEmpty {
+                for warning in header.dropped { warnings.append("\(fileName):\(scanner.lineNumber): \(warning)") }
+                header.dropped.removeAll()
+            }
             return nil
         case .addDevice(let device):
             // A block for a device already described (added again after a removal) changes

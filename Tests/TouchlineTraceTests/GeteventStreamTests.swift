@@ -167,6 +167,37 @@ import TouchlineCore
         #expect(user.devices[0].absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 719))
     }
 
+    /// A header may list an ABS code past the kernel's largest (0x3f): it is left out, with a
+    /// warning naming the line, so that the trace converts to an evemu file that reads back.
+    /// After 4ceb273 it went into absinfo and the evemu writer wrote 'A: ff', which its own
+    /// reader refuses.
+    @Test func aHeaderCodePastTheKernelsLargestIsLeftOut() throws {
+        let text = """
+            add device 1: /dev/input/event4
+              events:
+                ABS (0003): ABS_MT_POSITION_X     : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 11
+                            00ff                  : value 0, min 0, max 10, fuzz 0, flat 0, resolution 0
+                            ABS_MT_POSITION_Y     : value 0, min 0, max 2399, fuzz 0, flat 0, resolution 11
+                            ABS_MT_TRACKING_ID    : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0
+
+            """ + touch(1_000_000, x: 540, y: 1200, id: 1, path: "/dev/input/event4")
+        var reader = try TraceReader(source: BytesSource(text), fileName: "lp.txt")
+        var events: [InputEvent] = []
+        while let e = try reader.next() { events.append(e.event) }
+        #expect(reader.takeWarnings() == ["lp.txt:4: the 'getevent -lp' block lists EV_ABS code '00ff', beyond the kernel's largest (0x003f); it is left out of the device's description"])
+        let device = reader.devices[0]
+        #expect(device.absinfo[0xff] == nil)
+        #expect(device.codes[EventCodes.EV_ABS] == [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_MT_TRACKING_ID])
+        #expect(device.absinfo[EventCodes.ABS_MT_POSITION_Y] == AbsInfo(minimum: 0, maximum: 2399, resolution: 11))
+
+        var writer = EvemuWriter(device: device, sink: BytesSink())
+        for e in events { try writer.write(e) }
+        try writer.finish()
+        let back = readAll((writer.sink as! BytesSink).bytes, fileName: "back.evemu")
+        #expect(back.error == nil, "\(String(describing: back.error))")
+        #expect(back.events.count == events.count)
+    }
+
     @Test func aHeaderRangeWithoutMinAndMaxIsAnError() {
         let text = "add device 1: /dev/input/event4\n  events:\n    ABS (0003): ABS_MT_POSITION_X     : value 0, fuzz 0\n" + touch(1, x: 1, y: 1, id: 1)
         let r = readAll(text, fileName: "lp.txt")

@@ -89,7 +89,8 @@ struct ConfigReader {
                 specs.append(spec)
             }
         } else {
-            // A recognizer without a target attaches to the first one declared.
+            // A recognizer without a target (none written; "" is refused) attaches to the
+            // first one declared.
             specs = recognizers.map { spec in
                 var spec = spec
                 if spec.target.isEmpty { spec.target = targets[0].name }
@@ -216,7 +217,8 @@ struct ConfigReader {
                 guard case let .string(s) = entry.value.kind, !s.isEmpty else { throw wrong(entry.value, "a recognizer's name", "a non-empty string") }
                 spec.name = s
             case "target":
-                guard case let .string(s) = entry.value.kind else { throw wrong(entry.value, "a recognizer's target", "a target's name (a string)") }
+                // An empty one is refused like any empty name: empty below means "not written".
+                guard case let .string(s) = entry.value.kind, !s.isEmpty else { throw wrong(entry.value, "a recognizer's target", "a target's name (a non-empty string)") }
                 spec.target = s
             case "simultaneousWith": spec.simultaneousWith = try strings(entry)
             case "requiresFailureOf": spec.requiresFailureOf = try strings(entry)

@@ -103,6 +103,13 @@ import TouchlineTesting
         #expect(error("[[recognizer]]\nkind = \"swipe\"\nminimumVelocity = -5\n") == "graph.toml:3:19: found -5 for swipe.minimumVelocity; expected 0…10000 mm/s")
     }
 
+    /// An empty target name is refused like any empty name; after 4ceb273 `target = ""` meant
+    /// the first target, silently.
+    @Test func anEmptyTargetNameIsAnError() {
+        let text = "[[target]]\nname = \"a\"\nrect = [0, 0, 1, 1]\n[[recognizer]]\nkind = \"tap\"\ntarget = \"\"\n"
+        #expect(error(text) == "graph.toml:6:10: found \"\" for a recognizer's target; expected a target's name (a non-empty string)")
+    }
+
     /// One table of limits: a value just past validation's limit and one past the parser's old
     /// limit get the same message, at the value. After 4ceb273 the parser allowed fingers
     /// 0…64, 10,000 mm, 360°, 0 ms and validation then refused 33 fingers, 3,001 mm, 46°, 0 ms

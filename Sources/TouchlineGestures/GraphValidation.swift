@@ -38,25 +38,6 @@ extension GraphConfiguration {
         _ = try resolve()
     }
 
-    /// `validate()` for a parser: the problem as a `ConfigError` naming `file` and the line its
-    /// subject was declared on (`targetLines[k]` for target k, `recognizerLines[k]` for
-    /// recognizer k; 0 when not given).
-    public func validated(file: String, targetLines: [Int] = [], recognizerLines: [Int] = []) throws(ConfigError) -> GraphConfiguration {
-        do {
-            try validate()
-        } catch {
-            let lines: [Int]
-            switch error.subject.kind {
-            case .graph: lines = []
-            case .target: lines = targetLines
-            case .recognizer: lines = recognizerLines
-            }
-            let k = error.subject.index
-            throw error.configError(file: file, line: k >= 0 && k < lines.count ? lines[k] : 0)
-        }
-        return self
-    }
-
     /// The references resolved to indices, for `GestureGraph.init`.
     struct Resolved {
         /// Recognizer i's target index.

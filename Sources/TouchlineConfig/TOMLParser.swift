@@ -125,7 +125,8 @@ struct TOMLParser {
                     case .dotted:
                         throw s.error("found [\(name)], but dotted keys defined '\(name)' at \(entry.keyPosition); expected each table defined once", at: part.offset)
                     case .inline:
-                        break
+                        // Refused above, before any header is taken apart.
+                        assertionFailure("an inline table reached the header switch")
                     }
                 }
                 current = t
@@ -141,7 +142,11 @@ struct TOMLParser {
                     arrays[a].items.append(.table(element))
                     return element
                 }
-                guard case let .table(last)? = arrays[a].items.last else { return 0 }
+                guard case let .table(last)? = arrays[a].items.last else {
+                    // An array of tables is made with the table of its first [[header]].
+                    assertionFailure("an array of tables without a table")
+                    throw s.error("found the header for '\(name)' in an array of tables that holds none; expected a table in it (a Touchline bug)", at: part.offset)
+                }
                 current = last
             case let .scalar(value):
                 throw s.error("found the header for '\(name)', but '\(name)' is \(value.typeName) (\(value.found)) at \(entry.keyPosition); expected a table name not used yet", at: part.offset)

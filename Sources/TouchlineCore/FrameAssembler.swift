@@ -205,6 +205,14 @@ public struct FrameAssembler: Sendable {
 
     // MARK: Init
 
+    /// The geometry an assembler for `device` has, without building one: what a summary of a
+    /// device that sent no event needs (a trace may list thousands of those).
+    public static func geometry(of device: DeviceDescription, options: Options = Options()) -> SurfaceGeometry {
+        var device = device
+        device.absinfo = device.checkedAbsinfo().absinfo
+        return SurfaceGeometry(device: device, userSize: options.userSize)
+    }
+
     public init(device: DeviceDescription, options: Options = Options()) {
         precondition(
             (1...1024).contains(options.maxContacts),

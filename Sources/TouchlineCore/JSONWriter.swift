@@ -86,7 +86,7 @@ public struct JSONWriter: Sendable, JSONMembers {
         appendFixed(value, decimals: 0, to: &bytes)
     }
 
-    /// A Double with a fixed number of decimals.
+    /// A Double with a fixed number of decimals (0...8, `fixedScaled`).
     @inlinable public mutating func field(_ key: StaticString, _ value: Double, decimals: Int) {
         self.key(key)
         appendFixed(value, decimals: decimals, to: &bytes)
@@ -149,7 +149,7 @@ public struct JSONWriter: Sendable, JSONMembers {
         needsComma = true
     }
 
-    /// A number value inside an array.
+    /// A number value inside an array (decimals 0...8, `fixedScaled`).
     @inlinable public mutating func element(_ value: Double, decimals: Int) {
         separator()
         appendFixed(value, decimals: decimals, to: &bytes)

@@ -117,7 +117,7 @@ public func formatFixed(_ scaled: Int64, decimals: Int) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
-/// Formats a Double rounded half away from zero to `decimals` places ("-0.25"). Non-finite
+/// Formats a Double rounded half away from zero to `decimals` (0...8) places ("-0.25"). Non-finite
 /// values, which the core never produces on purpose, print as 0 so that output stays valid JSON.
 public func formatFixed(_ value: Double, decimals: Int) -> String {
     var out: [UInt8] = []
@@ -126,6 +126,8 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
+/// 10^0...10^8: a Double is written with at most 8 decimals (it carries about 16 significant
+/// digits, and the writers give 6 at most); an Int64 already scaled may have up to 24.
 @usableFromInline let powersOfTen: [Int64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
 
 // appendFixed(Int64) and writeFixed write through pointers: UnsafeByteScratch.swift.
@@ -148,7 +150,9 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 
 /// `value × 10^decimals` rounded half away from zero, as an integer: 0 for a non-finite value,
 /// clamped so that wild values cannot trap the conversion; −0.0 becomes 0 (never "-0.00").
+/// `decimals` is 0...8 (`powersOfTen`); callers pass constants, so a bad one is our bug.
 @inlinable public func fixedScaled(_ value: Double, decimals: Int) -> Int64 {
+    precondition(decimals >= 0 && decimals < powersOfTen.count, "a Double is written with 0...8 decimals")
     guard value.isFinite else { return 0 }
     let scale = Double(powersOfTen[decimals])
     var scaled = (value * scale).rounded(.toNearestOrAwayFromZero)

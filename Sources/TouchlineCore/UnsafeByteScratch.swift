@@ -258,6 +258,7 @@ public struct JSONScratch: JSONMembers {
         keyAndFixed(key, time.microseconds, decimals: 6)
     }
 
+    /// A Double with `decimals` (0...8, `fixedScaled`) places.
     @inlinable @inline(__always) public mutating func field(_ key: StaticString, _ value: Double, decimals: Int) {
         keyAndFixed(key, fixedScaled(value, decimals: decimals), decimals: decimals)
     }
@@ -281,7 +282,7 @@ public struct JSONScratch: JSONMembers {
         putFixed(scaled, decimals: decimals, length: length)
     }
 
-    /// As `appendFixed(_:decimals:to:)` for a Double.
+    /// As `appendFixed(_:decimals:to:)` for a Double (decimals 0...8, `fixedScaled`).
     @inlinable @inline(__always) public mutating func fixed(_ value: Double, decimals: Int) {
         fixed(fixedScaled(value, decimals: decimals), decimals: decimals)
     }

@@ -1,33 +1,13 @@
 import TouchlineConfig
 import TouchlineCore
 
-// Recognizer parameters by their documented names: units, limits, and the conversion of a TOML
-// value (a number in the parameter's unit or a string with a unit) to the parameter's type.
+// Recognizer parameters by their documented names: units, and the conversion of a TOML value (a
+// number in the parameter's unit or a string with a unit) to the parameter's type. The limits
+// are validation's (GraphConfiguration.Limits), asked for each value as it is set.
 
 /// The unit a parameter is declared in.
 public enum ParameterUnit: String, Sendable, CaseIterable {
     case count, flag, milliseconds = "ms", millimetres = "mm", millimetresPerSecond = "mm/s", degrees = "deg"
-}
-
-/// What a configuration may set, in each unit. A value outside is an error naming the limits,
-/// never a trap in a later conversion (durations become Int64 microseconds).
-public enum ConfigLimits {
-    /// ms: a touch that lasts a minute is no gesture; 60,000 ms is 6e10 µs, far inside Int64.
-    public static let duration = 0.0...60_000.0
-    /// mm: 10 m, past any touch surface.
-    public static let length = 0.0...10_000.0
-    /// mm/s: 100 m/s, past any finger.
-    public static let speed = 0.0...100_000.0
-    /// degrees: one turn.
-    public static let angle = 0.0...360.0
-    /// Fingers (0: any): a graph's arena is a 64-bit set, and panels report at most tens.
-    public static let fingers: ClosedRange<Int64> = 0...64
-    /// Taps in a series: at least one.
-    public static let taps: ClosedRange<Int64> = 1...64
-    /// A target's rect, in mm or normalized units.
-    public static let coordinate = -10_000.0...10_000.0
-    /// A target's z.
-    public static let z: ClosedRange<Int64> = -1_000_000...1_000_000
 }
 
 extension GraphConfiguration {
@@ -78,10 +58,8 @@ extension ConfigReader {
             throw fail(entry.keyPosition, "\(kindName) has no parameter '\(name)'; its parameters: \(known)")
         }
         let key = "\(kindName).\(name)"
-        let number = try convert(entry.value, to: declared.unit, key: key, taps: name == "taps")
-        // In range (ConfigLimits.duration), so the product is far inside Int64.
-        let interval = Interval(microseconds: Int64((number * 1000).rounded()))
-        let count = Int(number)
+        let (number, count) = try convert(entry.value, to: declared.unit, key: key)
+        let interval = Self.interval(milliseconds: number)
         switch (kind, name) {
         case (.tap(var p), "fingers"): p.fingers = count; kind = .tap(p)
         case (.tap(var p), "taps"): p.taps = count; kind = .tap(p)
@@ -114,42 +92,43 @@ extension ConfigReader {
             // The table above and `parameters` list the same names; a miss is our bug.
             throw fail(entry.keyPosition, "\(key) is declared but not settable (a Touchline bug)")
         }
+        // Every other parameter of `kind` is a default or was checked when it was set, so a
+        // problem with this key is this value's.
+        if let problem = GraphConfiguration.parameterProblem(kind), problem.key == name {
+            throw wrong(entry.value, key, problem.expected)
+        }
     }
 
-    /// A value in the parameter's declared unit, within its limits.
-    func convert(_ value: TOMLValue, to unit: ParameterUnit, key: String, taps: Bool) throws(ConfigError) -> Double {
+    /// Milliseconds as an interval; a value no Int64 of microseconds holds (or NaN) becomes one
+    /// past every limit, for validation to refuse.
+    static func interval(milliseconds: Double) -> Interval {
+        let us = (milliseconds * 1000).rounded()
+        if us.isNaN || us >= 9.2e18 { return Interval(microseconds: .max) }
+        if us <= -9.2e18 { return Interval(microseconds: .min) }
+        return Interval(microseconds: Int64(us))
+    }
+
+    /// A value in the parameter's declared unit, and as a count; its limits are checked once it
+    /// is set, so only what cannot be converted is refused here.
+    func convert(_ value: TOMLValue, to unit: ParameterUnit, key: String) throws(ConfigError) -> (Double, count: Int) {
         switch unit {
         case .flag:
             guard case let .bool(b) = value.kind else { throw wrong(value, key, "true or false") }
-            return b ? 1 : 0
+            return (b ? 1 : 0, 0)
         case .count:
-            let limits = taps ? ConfigLimits.taps : ConfigLimits.fingers
-            guard case let .integer(n) = value.kind, limits.contains(n) else {
-                throw wrong(value, key, "a whole number from \(limits.lowerBound) to \(limits.upperBound)")
-            }
-            return Double(n)
+            guard case let .integer(n) = value.kind else { throw wrong(value, key, "a whole number") }
+            return (Double(n), Int(clamping: n))
         case .milliseconds, .millimetres, .millimetresPerSecond, .degrees:
-            let limits: ClosedRange<Double>
-            switch unit {
-            case .milliseconds: limits = ConfigLimits.duration
-            case .millimetres: limits = ConfigLimits.length
-            case .millimetresPerSecond: limits = ConfigLimits.speed
-            default: limits = ConfigLimits.angle
-            }
-            let expected = "a number of \(unit.rawValue) or a string with a unit (\(examples(unit))) from \(format(limits.lowerBound)) to \(format(limits.upperBound)) \(unit.rawValue)"
-            let number: Double
+            let expected = "a number of \(unit.rawValue) or a string with a unit (\(examples(unit)))"
             switch value.kind {
-            case let .integer(n): number = Double(n)
-            case let .float(d): number = d
+            case let .integer(n): return (Double(n), 0)
+            case let .float(d): return (d, 0)
             case let .string(text):
                 guard let n = GraphConfiguration.parseQuantity(text, unit: unit) else { throw wrong(value, key, expected) }
-                number = n
+                return (n, 0)
             default:
                 throw wrong(value, key, expected)
             }
-            // NaN fails `contains` as well.
-            guard limits.contains(number) else { throw wrong(value, key, expected) }
-            return number
         }
     }
 
@@ -163,7 +142,6 @@ extension ConfigReader {
         }
     }
 
-    func format(_ d: Double) -> String { d == d.rounded() ? String(Int64(d)) : String(d) }
 }
 
 extension RecognizerKind {

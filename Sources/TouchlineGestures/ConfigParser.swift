@@ -3,7 +3,7 @@ import TouchlineCore
 
 // TOML (TouchlineConfig's reader) → GraphConfiguration (docs/config.md). Parameters take a
 // number in their declared unit (ms, mm, mm/s, degrees) or a string with a unit ("300ms",
-// "0.3s", "3mm", "1cm", "100mm/s", "30deg", "0.5rad"), within ConfigLimits. Every error names
+// "0.3s", "3mm", "1cm", "100mm/s", "30deg", "0.5rad"), within GraphConfiguration.Limits. Every error names
 // file:line:column, the key, what the file holds there and what was expected.
 
 extension GraphConfiguration {
@@ -89,7 +89,8 @@ struct ConfigReader {
                 specs.append(spec)
             }
         } else {
-            // A recognizer without a target attaches to the first one declared.
+            // A recognizer without a target (none written; "" is refused) attaches to the
+            // first one declared.
             specs = recognizers.map { spec in
                 var spec = spec
                 if spec.target.isEmpty { spec.target = targets[0].name }
@@ -154,8 +155,9 @@ struct ConfigReader {
                 guard case let .string(s) = v.kind, let u = TargetSpec.Units(rawValue: s) else { throw wrong(v, "a target's units", "\"mm\" or \"normalized\"") }
                 units = u
             case "z":
-                guard case let .integer(n) = v.kind, ConfigLimits.z.contains(n) else {
-                    throw wrong(v, "a target's z", "an integer from \(ConfigLimits.z.lowerBound) to \(ConfigLimits.z.upperBound) (higher is on top)")
+                // Checked here, with validation's limits, so that the message quotes the value.
+                guard case let .integer(n) = v.kind, GraphConfiguration.zAllowed(n) else {
+                    throw wrong(v, "a target's z", GraphConfiguration.zExpected)
                 }
                 z = Int(n)
             default:
@@ -168,23 +170,19 @@ struct ConfigReader {
         return TargetSpec(name: name, rect: rect, units: units, z: z)
     }
 
+    /// Four numbers; their limits depend on `units`, which may come after, so validation checks
+    /// them (at the `rect` key).
     func readRect(_ v: TOMLValue) throws(ConfigError) -> Rect {
-        let limits = ConfigLimits.coordinate
-        let expected = "[x, y, width, height], four numbers from \(format(limits.lowerBound)) to \(format(limits.upperBound)), width and height above 0"
+        let expected = "[x, y, width, height], four numbers"
         guard case let .array(items) = v.kind, items.count == 4 else { throw wrong(v, "a target's rect", expected) }
         var numbers: [Double] = []
         for item in items {
-            let n: Double
             switch item.kind {
-            case let .integer(i): n = Double(i)
-            case let .float(d): n = d
+            case let .integer(i): numbers.append(Double(i))
+            case let .float(d): numbers.append(d)
             default: throw wrong(item, "a target's rect", expected)
             }
-            guard limits.contains(n) else { throw wrong(item, "a target's rect", expected) }
-            numbers.append(n)
         }
-        guard numbers[2] > 0 else { throw wrong(items[2], "a target's width", expected) }
-        guard numbers[3] > 0 else { throw wrong(items[3], "a target's height", expected) }
         return Rect(x: numbers[0], y: numbers[1], width: numbers[2], height: numbers[3])
     }
 
@@ -219,7 +217,8 @@ struct ConfigReader {
                 guard case let .string(s) = entry.value.kind, !s.isEmpty else { throw wrong(entry.value, "a recognizer's name", "a non-empty string") }
                 spec.name = s
             case "target":
-                guard case let .string(s) = entry.value.kind else { throw wrong(entry.value, "a recognizer's target", "a target's name (a string)") }
+                // An empty one is refused like any empty name: empty below means "not written".
+                guard case let .string(s) = entry.value.kind, !s.isEmpty else { throw wrong(entry.value, "a recognizer's target", "a target's name (a non-empty string)") }
                 spec.target = s
             case "simultaneousWith": spec.simultaneousWith = try strings(entry)
             case "requiresFailureOf": spec.requiresFailureOf = try strings(entry)

@@ -66,11 +66,6 @@ public struct GraphConfigurationError: Error, Hashable, Sendable, CustomStringCo
 
     public var description: String { message }
 
-    /// The same problem as the parser reports it, `FILE:LINE: sentence`.
-    public func configError(file: String, line: Int) -> ConfigError {
-        ConfigError(file: file, line: line, message: message)
-    }
-
     /// Longest name shown whole in a message, in characters; longer names are cut.
     static let shownNameLength = 40
 

@@ -28,31 +28,14 @@ extension GraphConfiguration {
         public static let mostFingers = GestureGraph.contactCapacity
         /// Most taps in a series.
         public static let mostTaps = 64
+        /// Largest `z` of a target either way: stacking order needs no more.
+        public static let farthestZ = 1_000_000
     }
 
     /// Checks everything docs/config.md#validation lists, in declaration order (targets, then
     /// recognizers, then `requiresFailureOf` cycles), and throws the first problem found.
     public func validate() throws(GraphConfigurationError) {
         _ = try resolve()
-    }
-
-    /// `validate()` for a parser: the problem as a `ConfigError` naming `file` and the line its
-    /// subject was declared on (`targetLines[k]` for target k, `recognizerLines[k]` for
-    /// recognizer k; 0 when not given).
-    public func validated(file: String, targetLines: [Int] = [], recognizerLines: [Int] = []) throws(ConfigError) -> GraphConfiguration {
-        do {
-            try validate()
-        } catch {
-            let lines: [Int]
-            switch error.subject.kind {
-            case .graph: lines = []
-            case .target: lines = targetLines
-            case .recognizer: lines = recognizerLines
-            }
-            let k = error.subject.index
-            throw error.configError(file: file, line: k >= 0 && k < lines.count ? lines[k] : 0)
-        }
-        return self
     }
 
     /// The references resolved to indices, for `GestureGraph.init`.
@@ -199,74 +182,79 @@ extension GraphConfiguration {
         if !fine {
             throw GraphConfigurationError(.range, subject, key: "rect", "target \(GraphConfigurationError.quoted(t.name)) has rect \(shown) (\(t.units.rawValue)); expected \(expected)")
         }
+        guard zAllowed(Int64(t.z)) else {
+            throw GraphConfigurationError(.range, subject, key: "z", "target \(GraphConfigurationError.quoted(t.name)) has z \(t.z); expected \(zExpected)")
+        }
     }
+
+    static func zAllowed(_ z: Int64) -> Bool { z >= -Int64(Limits.farthestZ) && z <= Int64(Limits.farthestZ) }
+    static var zExpected: String { "an integer from -\(Limits.farthestZ) to \(Limits.farthestZ) (higher is on top)" }
 
     static func checkParameters(_ kind: RecognizerKind, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
         let kindName = kind.gesture.name.description
-        func fail(_ key: String, _ found: String, _ expected: String) -> GraphConfigurationError {
-            GraphConfigurationError(.range, subject, key: key, "\(subject) (\(kindName)): \(key) is \(found); expected \(expected)")
+        if let problem = parameterProblem(kind) {
+            throw GraphConfigurationError(.range, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.key) is \(problem.found); expected \(problem.expected)")
         }
-        func duration(_ key: String, _ d: Interval) throws(GraphConfigurationError) {
-            guard d.microseconds > 0 && d <= Limits.longestDuration else {
-                throw fail(key, milliseconds(d), "more than 0 ms and at most \(milliseconds(Limits.longestDuration))")
-            }
+        if case let .pan(p) = kind, p.minimumFingers > p.maximumFingers {
+            throw GraphConfigurationError(.minimumAboveMaximum, subject, key: "minimumFingers",
+                "\(subject) (\(kindName)): minimumFingers \(p.minimumFingers) is more than maximumFingers \(p.maximumFingers); expected minimumFingers ≤ maximumFingers")
         }
-        func distance(_ key: String, _ d: Double) throws(GraphConfigurationError) {
-            guard d.isFinite && d >= 0 && d <= Limits.longestDistance else {
-                throw fail(key, "\(number(d)) mm", "0…\(number(Limits.longestDistance)) mm")
-            }
+    }
+
+    /// The first parameter of `kind` outside its limits, in the order of `parameters`: its key,
+    /// its value as a message shows it and what is allowed. The one table of limits: the TOML
+    /// reader asks it too, for the value it just set.
+    static func parameterProblem(_ kind: RecognizerKind) -> (key: String, found: String, expected: String)? {
+        typealias Problem = (key: String, found: String, expected: String)
+        func duration(_ key: String, _ d: Interval) -> Problem? {
+            d.microseconds > 0 && d <= Limits.longestDuration
+                ? nil : (key, milliseconds(d), "more than 0 ms and at most \(milliseconds(Limits.longestDuration))")
         }
-        func fingers(_ key: String, _ n: Int, anyAllowed: Bool) throws(GraphConfigurationError) {
+        func distance(_ key: String, _ d: Double) -> Problem? {
+            d.isFinite && d >= 0 && d <= Limits.longestDistance ? nil : (key, "\(number(d)) mm", "0…\(number(Limits.longestDistance)) mm")
+        }
+        func fingers(_ key: String, _ n: Int, anyAllowed: Bool) -> Problem? {
             let lowest = anyAllowed ? 0 : 1
-            guard n >= lowest && n <= Limits.mostFingers else {
-                throw fail(key, "\(n)", "\(lowest)…\(Limits.mostFingers)\(anyAllowed ? " (0: any number)" : "")")
-            }
+            return n >= lowest && n <= Limits.mostFingers
+                ? nil : (key, "\(n)", "\(lowest)…\(Limits.mostFingers)\(anyAllowed ? " (0: any number)" : "")")
         }
-        func window(_ d: Interval) throws(GraphConfigurationError) { try duration("velocityWindow", d) }
+        func window(_ d: Interval) -> Problem? { duration("velocityWindow", d) }
         switch kind {
         case let .tap(p):
-            try fingers("fingers", p.fingers, anyAllowed: true)
-            guard p.taps >= 1 && p.taps <= Limits.mostTaps else { throw fail("taps", "\(p.taps)", "1…\(Limits.mostTaps)") }
-            try duration("maxDuration", p.maxDuration)
-            try distance("slop", p.slop)
-            try duration("multiTapInterval", p.multiTapInterval)
-            try distance("multiTapDistance", p.multiTapDistance)
+            return fingers("fingers", p.fingers, anyAllowed: true)
+                ?? (p.taps >= 1 && p.taps <= Limits.mostTaps ? nil : ("taps", "\(p.taps)", "1…\(Limits.mostTaps)"))
+                ?? duration("maxDuration", p.maxDuration)
+                ?? distance("slop", p.slop)
+                ?? duration("multiTapInterval", p.multiTapInterval)
+                ?? distance("multiTapDistance", p.multiTapDistance)
         case let .longPress(p):
-            try fingers("fingers", p.fingers, anyAllowed: true)
-            try duration("minimumDuration", p.minimumDuration)
-            try distance("slop", p.slop)
+            return fingers("fingers", p.fingers, anyAllowed: true)
+                ?? duration("minimumDuration", p.minimumDuration)
+                ?? distance("slop", p.slop)
         case let .pan(p):
-            try fingers("minimumFingers", p.minimumFingers, anyAllowed: false)
-            try fingers("maximumFingers", p.maximumFingers, anyAllowed: false)
-            guard p.minimumFingers <= p.maximumFingers else {
-                throw GraphConfigurationError(.minimumAboveMaximum, subject, key: "minimumFingers",
-                    "\(subject) (\(kindName)): minimumFingers \(p.minimumFingers) is more than maximumFingers \(p.maximumFingers); expected minimumFingers ≤ maximumFingers")
-            }
-            try distance("slop", p.slop)
-            try window(p.velocityWindow)
+            return fingers("minimumFingers", p.minimumFingers, anyAllowed: false)
+                ?? fingers("maximumFingers", p.maximumFingers, anyAllowed: false)
+                ?? distance("slop", p.slop)
+                ?? window(p.velocityWindow)
         case let .swipe(p):
-            try fingers("fingers", p.fingers, anyAllowed: true)
-            try distance("minimumDistance", p.minimumDistance)
-            guard p.minimumVelocity.isFinite && p.minimumVelocity >= 0 && p.minimumVelocity <= Limits.highestSpeed else {
-                throw fail("minimumVelocity", "\(number(p.minimumVelocity)) mm/s", "0…\(number(Limits.highestSpeed)) mm/s")
-            }
-            guard p.maximumAngle.isFinite && p.maximumAngle > 0 && p.maximumAngle <= Limits.widestSwipeAngle else {
-                throw fail("maximumAngle", "\(number(p.maximumAngle))°", "more than 0° and at most \(number(Limits.widestSwipeAngle))° (the angle from the nearest axis)")
-            }
-            try duration("maximumDuration", p.maximumDuration)
+            let v = p.minimumVelocity, angle = p.maximumAngle
+            return fingers("fingers", p.fingers, anyAllowed: true)
+                ?? distance("minimumDistance", p.minimumDistance)
+                ?? (v.isFinite && v >= 0 && v <= Limits.highestSpeed
+                    ? nil : ("minimumVelocity", "\(number(v)) mm/s", "0…\(number(Limits.highestSpeed)) mm/s"))
+                ?? (angle.isFinite && angle > 0 && angle <= Limits.widestSwipeAngle
+                    ? nil : ("maximumAngle", "\(number(angle))°", "more than 0° and at most \(number(Limits.widestSwipeAngle))° (the angle from the nearest axis)"))
+                ?? duration("maximumDuration", p.maximumDuration)
         case let .edgeSwipe(p):
-            try distance("margin", p.margin)
-            try distance("slop", p.slop)
-            try window(p.velocityWindow)
+            return distance("margin", p.margin) ?? distance("slop", p.slop) ?? window(p.velocityWindow)
         case let .pinch(p):
-            try distance("minimumSpanChange", p.minimumSpanChange)
-            try window(p.velocityWindow)
+            return distance("minimumSpanChange", p.minimumSpanChange) ?? window(p.velocityWindow)
         case let .rotate(p):
-            guard p.minimumAngle.isFinite && p.minimumAngle >= 0 && p.minimumAngle <= Limits.widestRotateAngle else {
-                throw fail("minimumAngle", "\(number(p.minimumAngle))°", "0…\(number(Limits.widestRotateAngle))°")
-            }
-            try distance("minimumTravel", p.minimumTravel)
-            try window(p.velocityWindow)
+            let angle = p.minimumAngle
+            return (angle.isFinite && angle >= 0 && angle <= Limits.widestRotateAngle
+                    ? nil : ("minimumAngle", "\(number(angle))°", "0…\(number(Limits.widestRotateAngle))°"))
+                ?? distance("minimumTravel", p.minimumTravel)
+                ?? window(p.velocityWindow)
         }
     }
 

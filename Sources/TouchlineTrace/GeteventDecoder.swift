@@ -32,6 +32,11 @@ struct GeteventDecoder {
     /// The kernel numbers at most 1,024 input devices (INPUT_MAX_CHAR_DEVICES in
     /// drivers/input/input.c), so no real trace has more that send events.
     static let maxSendingDevices = 1024
+    /// Every device a trace names costs its path, its description and its summary for the whole
+    /// trace (about 1 KB with the consumers' share), so the paths are bounded too: 64 times what
+    /// a machine can have, far past any real listing (a phone lists 20 or so), and at most
+    /// about 70 MB (a 100 MB file of distinct `add device` lines would otherwise be 3 M devices).
+    static let maxDevicePaths = 65_536
 
     private var buffer: [TraceEvent] = []
     private var bufferLines: [Int] = []
@@ -135,7 +140,7 @@ struct GeteventDecoder {
                 case .detail:
                     return .detail
                 case .addDevice(let range):
-                    return .addDevice(deviceIndex(l.extracting(range)))
+                    return .addDevice(try deviceIndex(l.extracting(range)))
                 case .event(let row):
                     guard let range = row.path else {
                         if paths.count == 0 && !pathlessDevice {
@@ -144,7 +149,7 @@ struct GeteventDecoder {
                         }
                         return .event(row.event, device: 0)
                     }
-                    return .event(row.event, device: deviceIndex(l.extracting(range)))
+                    return .event(row.event, device: try deviceIndex(l.extracting(range)))
                 }
             }
         } catch {
@@ -159,6 +164,10 @@ struct GeteventDecoder {
                 try scanner.withLine { (l) throws(LineError) in try header.apply(l, to: &pending[k]) }
             } catch {
                 throw scanner.error(error.message)
+            }
+            if !header.dropped.isEmpty {
+                for warning in header.dropped { warnings.append("\(fileName):\(scanner.lineNumber): \(warning)") }
+                header.dropped.removeAll()
             }
             return nil
         case .addDevice(let device):
@@ -194,11 +203,14 @@ struct GeteventDecoder {
 
     /// The index of a device path, numbering a new one.
     @inline(__always)
-    private mutating func deviceIndex(_ path: Span<UInt8>) -> Int {
+    private mutating func deviceIndex(_ path: Span<UInt8>) throws(LineError) -> Int {
         if lastPathIndex >= 0 && paths.equals(lastPathIndex, path) { return lastPathIndex }
         if let i = paths.find(path) {
             lastPathIndex = i
             return i
+        }
+        guard paths.count < GeteventDecoder.maxDevicePaths else {
+            throw LineError("a \(paths.count + 1)th device path \(quoted(path)): expected at most \(GeteventDecoder.maxDevicePaths) devices named in one trace; is this one trace?")
         }
         let i = paths.insert(path)
         lastPathIndex = i

@@ -160,6 +160,9 @@ struct GeteventHeaderReader {
     private enum Section { case none, events, properties }
     private var section = Section.none
     private var type: UInt16?
+    /// Codes left out of the description, for the user; the decoder takes them after each line
+    /// and adds where they were.
+    var dropped: [String] = []
 
     /// A new `add device` block begins.
     mutating func reset() {
@@ -236,14 +239,21 @@ struct GeteventHeaderReader {
         return UInt16(v)
     }
 
-    private func readCodes(_ c: inout ByteCursor, type: UInt16, into facts: inout GeteventDeviceFacts) throws(LineError) {
+    private mutating func readCodes(_ c: inout ByteCursor, type: UInt16, into facts: inout GeteventDeviceFacts) throws(LineError) {
         while true {
             c.skipSpaces()
             if c.atEnd { return }
             var token = c.token()
             // A key held down when getevent asked is marked with '*'.
             if token.count > 1 && c.bytes[token.upperBound - 1] == UInt8(ascii: "*") { token = token.lowerBound..<(token.upperBound - 1) }
-            let code = headerCode(c.bytes.extracting(token), type: type)
+            var code = headerCode(c.bytes.extracting(token), type: type)
+            // A code past the kernel's largest of its type (ABS_MAX is 0x3f) is no axis any
+            // device has, and a trace written with it would not read back ('A: ff' is an error).
+            if let known = code, let maxCode = EventCodes.maxCode(type: type), known > maxCode {
+                let name = EventCodes.typeName(type) ?? hex4(type)
+                dropped.append("the 'getevent -lp' block lists \(name) code \(quotedToken(c.bytes, token)), beyond the kernel's largest (\(hex4(maxCode))); it is left out of the device's description")
+                code = nil
+            }
             if let code { facts.codes[type, default: []].insert(code) }
             guard type == EventCodes.EV_ABS else { continue }
             // One axis per line: "ABS_X : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 0".

@@ -124,6 +124,8 @@ func parseLibinputRow(_ l: Span<UInt8>, dash: Int) throws(LineError) -> InputEve
         throw LineError("expected an event row '- [sec, usec, type, code, value]', found \(quoted(l.extracting(dash...)))")
     }
     var fields: (Int64, Int64, Int64, Int64, Int64) = (0, 0, 0, 0, 0)
+    // Where each number starts, so that a message quotes it as the row holds it ("+05", not 5).
+    var starts: (Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0)
     for n in 0..<5 {
         c.skipSpaces()
         let start = c.index
@@ -132,11 +134,11 @@ func parseLibinputRow(_ l: Span<UInt8>, dash: Int) throws(LineError) -> InputEve
             throw LineError("expected an event row '- [sec, usec, type, code, value]' with 5 decimal numbers, but number \(n + 1) is \(c.found(from: start, stops: ",]"))\(what)")
         }
         switch n {
-        case 0: fields.0 = v
-        case 1: fields.1 = v
-        case 2: fields.2 = v
-        case 3: fields.3 = v
-        default: fields.4 = v
+        case 0: fields.0 = v; starts.0 = start
+        case 1: fields.1 = v; starts.1 = start
+        case 2: fields.2 = v; starts.2 = start
+        case 3: fields.3 = v; starts.3 = start
+        default: fields.4 = v; starts.4 = start
         }
         c.skipSpaces()
         if n < 4 {
@@ -152,12 +154,18 @@ func parseLibinputRow(_ l: Span<UInt8>, dash: Int) throws(LineError) -> InputEve
     guard c.atEndOrComment() else { throw LineError("unexpected \(found(c)) after the event row: expected the end of the line or a '#' comment") }
     let (sec, usec, type, code, value) = fields
     guard sec >= 0, sec <= 999_999_999_999, usec >= 0, usec < 1_000_000 else {
-        throw LineError("expected a time of 0 to 999999999999 seconds and 0 to 999999 microseconds, found \(sec) s \(usec) µs")
+        throw LineError("expected a time of 0 to 999999999999 seconds and 0 to 999999 microseconds, found seconds \(c.found(from: starts.0, stops: ",]")) and microseconds \(c.found(from: starts.1, stops: ",]"))")
     }
-    guard type >= 0, code >= 0 else { throw LineError("expected a non-negative event type and code, found type \(type) code \(code)") }
-    try validateEvent(type: UInt64(type), code: UInt64(code))
+    // The kernel's tables (validateEvent), with the row's decimal numbers quoted as written.
+    guard type >= 0, type <= Int64(UInt16.max), let maxCode = EventCodes.maxCode(type: UInt16(type)) else {
+        throw LineError("unknown event type \(c.found(from: starts.2, stops: ",]")): expected a type the kernel defines (0 EV_SYN, 1 EV_KEY, 3 EV_ABS, ...)")
+    }
+    guard code >= 0, code <= Int64(maxCode) else {
+        let name = EventCodes.typeName(UInt16(type)) ?? String(type)
+        throw LineError("event code \(c.found(from: starts.3, stops: ",]")) is out of range for \(name): expected 0 to \(maxCode)")
+    }
     guard let value32 = Int32(exactly: value) else {
-        throw LineError("event value \(value) does not fit in 32 bits: expected -2147483648 to 2147483647")
+        throw LineError("event value \(c.found(from: starts.4, stops: ",]")) does not fit in 32 bits: expected -2147483648 to 2147483647")
     }
     return InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: UInt16(type), code: UInt16(code), value: value32)
 }

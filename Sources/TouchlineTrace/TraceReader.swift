@@ -103,7 +103,6 @@ public struct TraceReader {
                 break
             }
             switch kind {
-            case 0: continue
             case 1: detected = .evemu
             case 2: detected = .getevent
             case 3: detected = .libinputRecord

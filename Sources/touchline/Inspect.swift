@@ -54,16 +54,17 @@ struct Inspect: ParsableCommand {
                 out.flush()
                 throw error
             }
-            while assemblers.count < trace.devices.count {
-                assemblers.append(FrameAssembler(device: trace.devices[assemblers.count], options: input.assemblerOptions))
-                stats.append(TouchStatistics())
-            }
+            // A device that sent nothing gets no assembler: its summary needs only the geometry
+            // its description gives (a trace may list tens of thousands of such devices).
             for index in trace.devices.indices {
                 let k = index < state.count ? state[index] : -1
-                let summary = DeviceSummary(
-                    path: trace.displayName, index: index, format: trace.format, device: trace.devices[index],
-                    assembler: k >= 0 ? assemblers[k] : FrameAssembler(device: trace.devices[index], options: input.assemblerOptions),
-                    stats: k >= 0 ? stats[k] : TouchStatistics())
+                let device = trace.devices[index]
+                let summary = k >= 0
+                    ? DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
+                                    geometry: assemblers[k].geometry, counters: assemblers[k].counters, stats: stats[k])
+                    : DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
+                                    geometry: FrameAssembler.geometry(of: device, options: input.assemblerOptions),
+                                    counters: FrameAssembler.Counters(), stats: TouchStatistics())
                 out.write(json ? summary.json : summary.text)
             }
         }
@@ -76,10 +77,9 @@ struct DeviceSummary {
     var index: Int
     var format: String
     var device: DeviceDescription
-    var assembler: FrameAssembler
+    var geometry: SurfaceGeometry
+    var counters: FrameAssembler.Counters
     var stats: TouchStatistics
-
-    var geometry: SurfaceGeometry { assembler.geometry }
 
     func range(_ axis: AbsInfo?) -> String {
         guard let axis else { return "none" }
@@ -115,7 +115,7 @@ struct DeviceSummary {
         if let p = stats.pressureRange {
             lines.append("  pressure seen:     \(formatFixed(p.lowerBound, decimals: 3))..\(formatFixed(p.upperBound, decimals: 3)) (normalized)")
         }
-        let c = assembler.counters
+        let c = counters
         let notes = [
             c.timeWentBackwards > 0 ? "time went backwards \(c.timeWentBackwards)×" : nil,
             c.droppedResyncs > 0 ? "\(c.droppedResyncs) SYN_DROPPED" : nil,
@@ -161,8 +161,8 @@ struct DeviceSummary {
         if let p = stats.pressureRange {
             w.beginArray("pressure_seen"); w.element(p.lowerBound, decimals: 3); w.element(p.upperBound, decimals: 3); w.endArray()
         }
-        w.field("time_went_backwards", assembler.counters.timeWentBackwards)
-        w.field("dropped", assembler.counters.droppedResyncs)
+        w.field("time_went_backwards", counters.timeWentBackwards)
+        w.field("dropped", counters.droppedResyncs)
         w.endObject()
         w.newline()
         return w.string

@@ -78,6 +78,29 @@ import Testing
         }
     }
 
+    /// A getevent trace listing 50,000 devices of which one sends: inspect summarizes all of
+    /// them within 300 MB of address space. After 4ceb273 it built two assemblers per listed
+    /// device (a padding loop, then one per summary) and peaked at 680 MB: aborted so.
+    @Test func inspectOfManyListedDevicesBuildsNoAssemblerForThem() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var text = ""
+        for i in 0..<50_000 { text += "add device \(i + 1): /dev/input/event\(i)\n" }
+        for t in 0..<3 {
+            text += "[   \(t).000000] /dev/input/event0: EV_ABS       ABS_MT_TRACKING_ID   00000001\n"
+            text += "[   \(t).000000] /dev/input/event0: EV_ABS       ABS_MT_POSITION_X    00000010\n"
+            text += "[   \(t).000000] /dev/input/event0: EV_SYN       SYN_REPORT           00000000\n"
+        }
+        let path = dir.appendingPathComponent("listed.getevent").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try run("/bin/sh", ["-c", "ulimit -v 300000 && exec \"$0\" inspect --json \"$1\"", Paths.binary.path, path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.lines.count == 50_000)
+        #expect(result.lines.first?.contains("\"events\":9,") == true, "\(result.lines.first ?? "")")
+        #expect(result.lines.last?.contains("\"device\":49999,") == true)
+        #expect(result.lines.last?.contains("\"events\":0,") == true)
+    }
+
     /// All devices written, device by device, in a file libinput's tools accept and that
     /// replays to the same frames.
     @Test func convertWritesEveryDevice() throws {

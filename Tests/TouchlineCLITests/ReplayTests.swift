@@ -87,7 +87,7 @@ import Testing
         try Data("# a target whose rectangle lacks its height\n[[target]]\nname = \"button\"\nrect = [10, 10, 20]\n".utf8).write(to: config)
         let result = try touchline("replay", "--config", config.path, Paths.recordings.appendingPathComponent("tap.yml").path)
         #expect(result.status == 65)
-        #expect(result.stderr == "touchline: \(config.path):4:8: found an array for a target's rect; expected [x, y, width, height], four numbers from -10000 to 10000, width and height above 0\n", "\(result.stderr)")
+        #expect(result.stderr == "touchline: \(config.path):4:8: found an array for a target's rect; expected [x, y, width, height], four numbers\n", "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 

@@ -297,8 +297,10 @@ import TouchlineTesting
             """) == "graph.toml:6:1: recognizer 'pan' (pan): minimumFingers 5 is more than maximumFingers 2; expected minimumFingers ≤ maximumFingers")
         #expect(error("[[target]]\nname = \"\(String(repeating: "x", count: 900))\"\nrect = [0, 0, 10, 10]\n")
             == "graph.toml:2:1: target name '\(String(repeating: "x", count: 40))…' is 900 bytes; a name is at most 64 bytes of UTF-8")
-        // [defaults] applies to the default recognizers: the problem is theirs, and the line is
-        // the [defaults] key that set it.
-        #expect(error("[defaults]\ntap.maxDuration = 0\n") == "graph.toml:2:5: recognizer 'tap' (tap): maxDuration is 0 ms; expected more than 0 ms and at most 60000 ms")
+        // [defaults] applies to the default recognizers: a problem between their parameters is
+        // theirs, and the line is the [defaults] key that set it. (A value out of its own limits
+        // is refused at the value as it is read.)
+        #expect(error("[defaults]\npan.minimumFingers = 12\n") == "graph.toml:2:5: recognizer 'pan' (pan): minimumFingers 12 is more than maximumFingers 10; expected minimumFingers ≤ maximumFingers")
+        #expect(error("[defaults]\ntap.maxDuration = 0\n") == "graph.toml:2:19: found 0 for tap.maxDuration; expected more than 0 ms and at most 60000 ms")
     }
 }

@@ -59,8 +59,16 @@ import TouchlineCore
     static let rows: [(String, String)] = [
         ("- [  0, 99999999999999999999999,   3,  53, 10]", "but number 2 is '99999999999999999999999' (too many digits)"),
         ("- [  0,      0,   3,  53, 99999999999999999999999]", "but number 5 is '99999999999999999999999' (too many digits)"),
-        ("- [  0,      0,   3,  53, 9999999999]", "event value 9999999999 does not fit in 32 bits: expected -2147483648 to 2147483647"),
         ("- [  0,      0,   3,  53, 12abc]", "but number 5 is '12abc'"),
+        // Numbers that parse but are out of range, quoted as the row holds them (after
+        // 4ceb273 the messages printed the parsed numbers, and the type and code in hex).
+        ("- [  0,      0,   3,  53, +09999999999]", "event value '+09999999999' does not fit in 32 bits: expected -2147483648 to 2147483647"),
+        ("- [+05,   1000000,   3,  53, 10]", "expected a time of 0 to 999999999999 seconds and 0 to 999999 microseconds, found seconds '+05' and microseconds '1000000'"),
+        ("- [ -0,  -0001,   3,  53, 10]", "found seconds '-0' and microseconds '-0001'"),
+        ("- [  0,      0,  032,  53, 10]", "unknown event type '032': expected a type the kernel defines (0 EV_SYN, 1 EV_KEY, 3 EV_ABS, ...)"),
+        ("- [  0,      0,  -03,  53, 10]", "unknown event type '-03'"),
+        ("- [  0,      0,   3, +099, 10]", "event code '+099' is out of range for EV_ABS: expected 0 to 63"),
+        ("- [  0,      0,   3, -0053, 10]", "event code '-0053' is out of range for EV_ABS"),
     ]
 
     @Test(arguments: rows)

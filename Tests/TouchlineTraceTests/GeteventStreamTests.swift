@@ -167,6 +167,37 @@ import TouchlineCore
         #expect(user.devices[0].absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 719))
     }
 
+    /// A header may list an ABS code past the kernel's largest (0x3f): it is left out, with a
+    /// warning naming the line, so that the trace converts to an evemu file that reads back.
+    /// After 4ceb273 it went into absinfo and the evemu writer wrote 'A: ff', which its own
+    /// reader refuses.
+    @Test func aHeaderCodePastTheKernelsLargestIsLeftOut() throws {
+        let text = """
+            add device 1: /dev/input/event4
+              events:
+                ABS (0003): ABS_MT_POSITION_X     : value 0, min 0, max 1079, fuzz 0, flat 0, resolution 11
+                            00ff                  : value 0, min 0, max 10, fuzz 0, flat 0, resolution 0
+                            ABS_MT_POSITION_Y     : value 0, min 0, max 2399, fuzz 0, flat 0, resolution 11
+                            ABS_MT_TRACKING_ID    : value 0, min 0, max 65535, fuzz 0, flat 0, resolution 0
+
+            """ + touch(1_000_000, x: 540, y: 1200, id: 1, path: "/dev/input/event4")
+        var reader = try TraceReader(source: BytesSource(text), fileName: "lp.txt")
+        var events: [InputEvent] = []
+        while let e = try reader.next() { events.append(e.event) }
+        #expect(reader.takeWarnings() == ["lp.txt:4: the 'getevent -lp' block lists EV_ABS code '00ff', beyond the kernel's largest (0x003f); it is left out of the device's description"])
+        let device = reader.devices[0]
+        #expect(device.absinfo[0xff] == nil)
+        #expect(device.codes[EventCodes.EV_ABS] == [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_MT_TRACKING_ID])
+        #expect(device.absinfo[EventCodes.ABS_MT_POSITION_Y] == AbsInfo(minimum: 0, maximum: 2399, resolution: 11))
+
+        var writer = EvemuWriter(device: device, sink: BytesSink())
+        for e in events { try writer.write(e) }
+        try writer.finish()
+        let back = readAll((writer.sink as! BytesSink).bytes, fileName: "back.evemu")
+        #expect(back.error == nil, "\(String(describing: back.error))")
+        #expect(back.events.count == events.count)
+    }
+
     @Test func aHeaderRangeWithoutMinAndMaxIsAnError() {
         let text = "add device 1: /dev/input/event4\n  events:\n    ABS (0003): ABS_MT_POSITION_X     : value 0, fuzz 0\n" + touch(1, x: 1, y: 1, id: 1)
         let r = readAll(text, fileName: "lp.txt")
@@ -225,6 +256,20 @@ import TouchlineCore
         let r = readAll(text, fileName: "many.txt")
         #expect(r.events.count == GeteventDecoder.maxSendingDevices)
         #expect(r.error.map(String.init(describing:)) == "many.txt:1025: a 1025th device sends events (/dev/input/event1024): expected at most 1024, the most input devices the kernel numbers; is this one trace?")
+    }
+
+    /// Every device named costs its path and description for the whole trace: past 65,536
+    /// paths, the line naming one more is an error after every event before it (after 4ceb273
+    /// any number were kept: a 100 MB file of `add device` lines is 3 M devices, over 1 GB).
+    @Test func moreDevicePathsThanTheCapIsAnError() {
+        var text = row(1, "EV_SYN", "SYN_REPORT", 0, path: "/dev/input/event0")
+        for k in 1..<GeteventDecoder.maxDevicePaths { text += "add device \(k + 1): /dev/input/event\(k)\n" }
+        text += row(2, "EV_SYN", "SYN_REPORT", 0, path: "/dev/input/event0")
+        text += "add device 65537: /dev/input/event65536\n"
+        text += row(3, "EV_SYN", "SYN_REPORT", 0, path: "/dev/input/event0")
+        let r = readAll(text, fileName: "listed.txt")
+        #expect(r.events.count == 2)
+        #expect(r.error.map(String.init(describing:)) == "listed.txt:65538: a 65537th device path '/dev/input/event65536': expected at most 65536 devices named in one trace; is this one trace?")
     }
 
     @Test func aPathTooLongIsAnError() {

@@ -50,11 +50,12 @@ func touchline(_ arguments: String..., environment: [String: String]? = nil) thr
     try run(Paths.binary.path, arguments, environment: environment)
 }
 
-func touchline(arguments: [String]) throws -> CLIResult {
-    try run(Paths.binary.path, arguments)
+/// `standardInput`: a file the process reads as fd 0 (`touchline … < FILE`); /dev/null otherwise.
+func touchline(arguments: [String], standardInput: String? = nil) throws -> CLIResult {
+    try run(Paths.binary.path, arguments, standardInput: standardInput)
 }
 
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CLIResult {
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil) throws -> CLIResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -67,7 +68,11 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     defer { try? FileManager.default.removeItem(at: errURL) }
     process.standardOutput = out
     process.standardError = errHandle
-    process.standardInput = FileHandle.nullDevice
+    if let standardInput {
+        process.standardInput = try #require(FileHandle(forReadingAtPath: standardInput), "cannot open \(standardInput)")
+    } else {
+        process.standardInput = FileHandle.nullDevice
+    }
     try process.run()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

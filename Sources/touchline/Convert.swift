@@ -19,7 +19,7 @@ struct Convert: ParsableCommand {
             OUT.partial and the error names the line.
 
             An existing OUT is replaced only once the conversion is complete (it is written to a \
-            temporary beside it, removed on any failure or signal). A FIFO or a character device \
+            temporary beside it, removed on any failure or signal; a file-size limit is a write error, 74). A FIFO or a character device \
             is written in place, `-o -` writes to standard output, and OUT may not be the trace \
             or its .desc under any name (exit status 64).
             """

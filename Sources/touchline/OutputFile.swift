@@ -224,21 +224,25 @@ func sameFile(identity: (dev_t, ino_t), _ path: String) -> Bool {
     return st.st_dev == identity.0 && st.st_ino == identity.1
 }
 
-/// The one temporary in flight, kept where a signal handler can reach it: SIGINT, SIGTERM or
-/// SIGHUP while a temporary exists removes it, then ends the process by the same signal (so the
-/// caller still sees "killed by SIGINT"). The path lives in a static C buffer because a handler
+/// The one temporary in flight, kept where a signal handler can reach it: SIGINT, SIGTERM,
+/// SIGHUP or SIGQUIT while a temporary exists removes it, then ends the process by the same
+/// signal (so the caller still sees "killed by SIGINT"). SIGXFSZ is ignored instead: past a
+/// file-size limit (`ulimit -f`) write(2) then fails with EFBIG, and the error path removes
+/// the temporary and says why. The path lives in a static C buffer because a handler
 /// may call only async-signal-safe functions: unlink(2) of a buffer, no allocation, no locks.
 enum TemporaryCleanup {
     private static let capacity = Int(PATH_MAX) + 1
     /// Allocated once, before any handler is installed; the handler reads it, the main thread
-    /// writes it with the three signals blocked, so they never race.
+    /// writes it with the signals blocked, so they never race.
     nonisolated(unsafe) private static let path: UnsafeMutablePointer<CChar> = {
         let p = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         p.initialize(repeating: 0, count: capacity)
         return p
     }()
     nonisolated(unsafe) private static var installed = false
-    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// SIGQUIT too: its default action would end the process (the Swift runtime's backtracer,
+    /// if enabled, catches it first) and leave the temporary behind.
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     private static let handler: @convention(c) (Int32) -> Void = { signo in
         if TemporaryCleanup.path[0] != 0 { unlink(TemporaryCleanup.path) }
@@ -246,7 +250,7 @@ enum TemporaryCleanup {
         raise(signo)
     }
 
-    /// Runs `body` with the three signals held back, so the buffer and the file agree whenever
+    /// Runs `body` with the signals held back, so the buffer and the file agree whenever
     /// a handler could run.
     static func withSignalsBlocked<T>(_ body: () -> T) -> T {
         var set = sigset_t(), old = sigset_t()
@@ -258,7 +262,7 @@ enum TemporaryCleanup {
     }
 
     /// Installs the handlers once, leaving alone a signal the user set to be ignored (nohup).
-    /// With `unblock`, also unblocks the three signals, which a parent may have left blocked
+    /// With `unblock`, also unblocks the signals, which a parent may have left blocked
     /// (a blocked mask is inherited across exec): a command that handles them itself through
     /// a signalfd (record, run) must not ask for that.
     static func install(unblock: Bool) {
@@ -271,6 +275,7 @@ enum TemporaryCleanup {
                 let previous = signal(s, handler)
                 if let previous, unsafeBitCast(previous, to: Int.self) == 1 { signal(s, previous) }
             }
+            signal(SIGXFSZ, SIG_IGN)
         }
         if unblock {
             var set = sigset_t()

@@ -97,6 +97,9 @@ struct FileByteSink: ByteSink {
             }
             if n < 0 {
                 if errno == EINTR { continue }
+                // `-o - | head`: the reader went away, as for replay's output (OutputStream);
+                // nothing written in place needs cleaning up.
+                if errno == EPIPE && path == "-" { exit(ExitStatus.ok) }
                 throw CLIError.io("\(path): cannot write: \(String(cString: strerror(errno)))")
             }
             offset += n

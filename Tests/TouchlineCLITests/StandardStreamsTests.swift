@@ -42,4 +42,41 @@ import Testing
             #expect(!result.stderr.contains("cannot write"), "\(command): \(result.stderr)")
         }
     }
+
+    /// With standard error closed, the next open(2) takes fd 2: in 29b73eb `convert - -o OUT
+    /// 2>&-` created its temporary there, and a warning in the middle of the trace (a getevent
+    /// value past the assumed range) was written into OUT.
+    @Test func aClosedStandardErrorNeverReceivesTheOutput() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 2,000 frames within 0..255 (past the 4,096-event look-ahead), then x = 5000.
+        var lines = ["[  100.000000] EV_ABS       ABS_MT_TRACKING_ID   00000001"]
+        var time = 100.0
+        func event(_ type: String, _ code: String, _ value: Int) {
+            let padded = type.padding(toLength: 12, withPad: " ", startingAt: 0) + " " + code.padding(toLength: 20, withPad: " ", startingAt: 0)
+            lines.append(String(format: "[%12.6f] %@ %08x", time, padded, value))
+        }
+        for i in 0..<2000 {
+            time += 0.01
+            event("EV_ABS", "ABS_MT_POSITION_X", 100 + i % 50)
+            event("EV_ABS", "ABS_MT_POSITION_Y", 200)
+            event("EV_SYN", "SYN_REPORT", 0)
+        }
+        time += 0.01
+        event("EV_ABS", "ABS_MT_POSITION_X", 5000)
+        event("EV_SYN", "SYN_REPORT", 0)
+        let trace = dir.appendingPathComponent("late.txt").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        let withErrors = dir.appendingPathComponent("with.yml").path
+        let without = dir.appendingPathComponent("without.yml").path
+        let reference = try shell("exec \"$0\" convert - -o \"$1\" < \"$2\"", withErrors, trace)
+        #expect(reference.status == 0, "\(reference.stderr)")
+        #expect(reference.stderr.contains("ABS_MT_POSITION_X 5000 is beyond the assumed range"), "\(reference.stderr)")
+        let closed = try shell("exec \"$0\" convert - -o \"$1\" < \"$2\" 2>&-", without, trace)
+        #expect(closed.status == 0)
+        let a = try String(contentsOfFile: withErrors, encoding: .utf8)
+        let b = try String(contentsOfFile: without, encoding: .utf8)
+        #expect(!b.contains("touchline:"))
+        #expect(a == b)
+    }
 }

@@ -21,7 +21,7 @@ struct Convert: ParsableCommand {
             An existing OUT is replaced only once the conversion is complete (it is written to a \
             temporary beside it, removed on any failure or signal; a file-size limit is a write error, 74). A FIFO or a character device \
             is written in place, `-o -` writes to standard output, and OUT may not be the trace \
-            or its .desc under any name (exit status 64).
+            or its .desc under any name (exit status 64); `convert - -o -` on one terminal is fine.
             """
     )
 

@@ -48,7 +48,8 @@ struct FileByteSink: ByteSink {
     init(path: String, inputs: [String]) throws(CLIError) {
         self.path = path
         if path == "-" {
-            try Self.refuseInputs(output: path, fd: 1, inputs: inputs)
+            var st = stat()
+            if fstat(1, &st) == 0 { try Self.refuseInputs(output: path, stat: st, inputs: inputs) }
             state = State(fd: 1, ownsDescriptor: false, mode: .inPlace)
             return
         }
@@ -70,11 +71,11 @@ struct FileByteSink: ByteSink {
         let kind = exists ? st.st_mode & S_IFMT : S_IFREG
         switch kind {
         case S_IFREG:
-            if exists { try Self.refuseInputs(output: path, identity: (st.st_dev, st.st_ino), inputs: inputs) }
+            if exists { try Self.refuseInputs(output: path, stat: st, inputs: inputs) }
             let (fd, temporary) = try Self.createTemporary(beside: target, for: path, replacing: exists ? st : nil)
             state = State(fd: fd, ownsDescriptor: true, mode: .replace(temporary: temporary, target: target))
         case S_IFIFO, S_IFCHR:
-            try Self.refuseInputs(output: path, identity: (st.st_dev, st.st_ino), inputs: inputs)
+            try Self.refuseInputs(output: path, stat: st, inputs: inputs)
             // No O_CREAT: if the node went away since stat, this fails instead of making a file.
             let fd = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY)
             guard fd >= 0 else {
@@ -156,14 +157,14 @@ struct FileByteSink: ByteSink {
 
     // MARK: checks
 
-    private static func refuseInputs(output: String, fd: Int32, inputs: [String]) throws(CLIError) {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return }
-        try refuseInputs(output: output, identity: (st.st_dev, st.st_ino), inputs: inputs)
-    }
-
-    private static func refuseInputs(output: String, identity: (dev_t, ino_t), inputs: [String]) throws(CLIError) {
-        if let input = inputs.first(where: { sameFile(identity: identity, $0) }) {
+    /// A regular file would be replaced and a FIFO would read back what is written to it; a
+    /// character device named as an input is refused too (`record` onto the event node it
+    /// reads would inject the YAML as events). Standard input on the output's character device
+    /// is not: a terminal is both in every interactive shell (`convert - -o -`), /dev/null too.
+    private static func refuseInputs(output: String, stat st: stat, inputs: [String]) throws(CLIError) {
+        let identity = (st.st_dev, st.st_ino)
+        let device = (st.st_mode & S_IFMT) == S_IFCHR
+        if let input = inputs.first(where: { !(device && $0 == "-") && sameFile(identity: identity, $0) }) {
             let how = input == output ? "" : " (under another name)"
             throw CLIError.usage("\(output): is the same file as the input \(input)\(how); writing there would destroy it: choose another output")
         }

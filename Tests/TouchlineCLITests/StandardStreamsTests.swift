@@ -80,3 +80,78 @@ import Testing
         #expect(a == b)
     }
 }
+
+/// `convert - -o -` in a terminal: standard input and output are the same character device,
+/// as in every interactive shell. 29b73eb refused it as "the same file as the input -" (64).
+@Suite struct TerminalTests {
+    @Test func standardInputAndOutputOnOneTerminal() throws {
+        // posix_openpt, unlockpt and ptsname as Linux implements them (Glibc's module lacks them).
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        defer { close(master) }
+        // TIOCSPTLCK and TIOCGPTN (_IOW/_IOR('T', 0x31/0x30, int)): function-like macros that
+        // Swift does not import; these are their values on x86_64 and arm64.
+        var unlock: Int32 = 0, number: UInt32 = 0
+        try #require(ioctl(master, 0x4004_5431, &unlock) == 0)
+        try #require(ioctl(master, 0x8004_5430, &number) == 0)
+        let slavePath = "/dev/pts/\(number)"
+        let slave = try #require(FileHandle(forUpdatingAtPath: slavePath))
+        // No echo and no "\n" -> "\r\n": the master then reads exactly what convert wrote.
+        var mode = termios()
+        tcgetattr(slave.fileDescriptor, &mode)
+        mode.c_lflag &= ~tcflag_t(ECHO)
+        mode.c_oflag &= ~tcflag_t(OPOST)
+        tcsetattr(slave.fileDescriptor, TCSANOW, &mode)
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("touchline-stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errURL) }
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = ["convert", "-", "-o", "-"]
+        process.standardInput = slave
+        process.standardOutput = slave
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        try slave.close()
+        // What a user would type: the trace, then Ctrl-D at the start of a line.
+        let trace = try Data(contentsOf: Paths.recordings.appendingPathComponent("double-tap.yml"))
+        // The master is read while convert writes, so that a full terminal never blocks it.
+        final class Collected: @unchecked Sendable {
+            var bytes = Data()
+            let done = DispatchSemaphore(value: 0)
+        }
+        let collected = Collected()
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(master, &buffer, buffer.count)
+                if n <= 0 { break }  // EIO once the last holder of the terminal is gone
+                collected.bytes.append(contentsOf: buffer[..<n])
+            }
+            collected.done.signal()
+        }
+        reader.start()
+        for line in trace.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast() {
+            _ = (Array(line) + [UInt8(ascii: "\n")]).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+        }
+        _ = [UInt8(4)].withUnsafeBytes { write(master, $0.baseAddress, 1) }
+        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
+        if process.isRunning {
+            Issue.record("convert still running after 10 s")
+            process.terminate()
+        }
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(!stderr.contains("same file"), "\(stderr)")
+        #expect(collected.done.wait(timeout: .now() + 10) == .success)
+        #expect(String(decoding: collected.bytes, as: UTF8.self).hasPrefix("# libinput record"))
+    }
+
+    /// /dev/null as both is no input to protect: the empty trace is what fails (65).
+    @Test func devNullAsInputAndOutput() throws {
+        let result = try run("/bin/sh", ["-c", "exec \"$0\" convert - -o - < /dev/null > /dev/null", Paths.binary.path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.contains("<stdin>:1: empty file"), "\(result.stderr)")
+    }
+}

@@ -154,6 +154,12 @@ import Glibc
         #expect(result.status == 65, "\(result.stderr)")
         #expect(try digest(out) == Data("keep me".utf8))
         #expect(try leftovers(except: ["bad.yml", "out.yml", "out.yml.partial"]).isEmpty)
+        // The output's last write fails too (/dev/full): 29b73eb reported only that (74),
+        // and the bad line, the cause, was lost.
+        let full = try touchline("convert", bad, "-o", "/dev/full")
+        #expect(full.status == 65, "\(full.stderr)")
+        #expect(full.stderr.contains("bad.yml:\(text.split(separator: "\n", omittingEmptySubsequences: false).count): "), "\(full.stderr)")
+        #expect(full.stderr.contains("/dev/full: cannot write: No space left on device"), "\(full.stderr)")
         // A folder that does not exist: nothing is created, the status says so.
         let missing = try touchline("convert", tap, "-o", path("no/such/folder/out.yml"))
         #expect(missing.status == 73, "\(missing.stderr)")

@@ -99,8 +99,8 @@ struct Convert: ParsableCommand {
             try finish { try writer.finish() }
         }
         if let inputError {
-            if !sink.writesInPlace && !sink.keep(as: output + ".partial", inputs: inputs) {
-                warn("\(output).partial: not written (it is not a regular file, or it is an input)")
+            if !sink.writesInPlace, let reason = sink.keep(as: output + ".partial", inputs: inputs) {
+                warn("\(output).partial: not written: \(reason)")
             }
             throw inputError
         }

@@ -130,23 +130,23 @@ struct FileByteSink: ByteSink {
     }
 
     /// After a bad input line: what was written is kept as `keptPath` when that is a regular
-    /// file or absent (never over a FIFO, a device or an input), otherwise dropped. Returns
-    /// whether it was kept.
-    @discardableResult
-    func keep(as keptPath: String, inputs: [String]) -> Bool {
-        guard !state.finished, case .replace(let temporary, _) = state.mode else { return false }
+    /// file or absent (never over a FIFO, a device or an input), otherwise dropped. Returns nil
+    /// when it was kept, otherwise why not.
+    func keep(as keptPath: String, inputs: [String]) -> String? {
+        guard !state.finished, case .replace(let temporary, _) = state.mode else { return "the output is written in place" }
         var st = stat()
         if lstat(keptPath, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFREG,
-                  !inputs.contains(where: { sameFile(identity: (st.st_dev, st.st_ino), $0) }) else { return false }
+            guard (st.st_mode & S_IFMT) == S_IFREG else { return "it exists and is not a regular file" }
+            guard !inputs.contains(where: { sameFile(identity: (st.st_dev, st.st_ino), $0) }) else { return "it is one of the inputs" }
         }
-        let kept: Bool = TemporaryCleanup.withSignalsBlocked {
-            guard rename(temporary, keptPath) == 0 else { return false }
+        let failure: Int32? = TemporaryCleanup.withSignalsBlocked {
+            guard rename(temporary, keptPath) == 0 else { return errno }
             TemporaryCleanup.forget(temporary)
-            return true
+            return nil
         }
-        if kept { state.finished = true }
-        return kept
+        if let failure { return String(cString: strerror(failure)) }
+        state.finished = true
+        return nil
     }
 
     /// Whether the bytes go to the output directly (a FIFO, a device, standard output).

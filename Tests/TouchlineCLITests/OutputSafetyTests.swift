@@ -160,6 +160,17 @@ import Glibc
         #expect(full.status == 65, "\(full.stderr)")
         #expect(full.stderr.contains("bad.yml:\(text.split(separator: "\n", omittingEmptySubsequences: false).count): "), "\(full.stderr)")
         #expect(full.stderr.contains("/dev/full: cannot write: No space left on device"), "\(full.stderr)")
+        // OUT.partial cannot be made (a 250-byte name: 258 with the suffix): the warning gives
+        // rename(2)'s reason; 29b73eb guessed "not a regular file, or an input".
+        let long = String(repeating: "o", count: 250)
+        let named = try touchline("convert", bad, "-o", path(long))
+        #expect(named.status == 65, "\(named.stderr)")
+        #expect(named.stderr.contains("\(long).partial: not written: File name too long"), "\(named.stderr)")
+        #expect(try leftovers(except: ["bad.yml", "out.yml", "out.yml.partial"]).isEmpty)
+        let directory = path("folder.yml.partial")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let occupied = try touchline("convert", bad, "-o", path("folder.yml"))
+        #expect(occupied.stderr.contains("folder.yml.partial: not written: it exists and is not a regular file"), "\(occupied.stderr)")
         // A folder that does not exist: nothing is created, the status says so.
         let missing = try touchline("convert", tap, "-o", path("no/such/folder/out.yml"))
         #expect(missing.status == 73, "\(missing.stderr)")

@@ -103,7 +103,7 @@ import Testing
         mode.c_oflag &= ~tcflag_t(OPOST)
         tcsetattr(slave.fileDescriptor, TCSANOW, &mode)
         let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("touchline-stderr-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errURL) }
         let process = Process()
         process.executableURL = Paths.binary

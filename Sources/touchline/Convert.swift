@@ -19,9 +19,9 @@ struct Convert: ParsableCommand {
             OUT.partial and the error names the line.
 
             An existing OUT is replaced only once the conversion is complete (it is written to a \
-            temporary beside it, removed on any failure or signal). A FIFO or a character device \
+            temporary beside it, removed on any failure or signal; a file-size limit is a write error, 74). A FIFO or a character device \
             is written in place, `-o -` writes to standard output, and OUT may not be the trace \
-            or its .desc under any name (exit status 64).
+            or its .desc under any name (exit status 64); `convert - -o -` on one terminal is fine.
             """
     )
 
@@ -71,6 +71,15 @@ struct Convert: ParsableCommand {
         }
         // On a bad input line, what was read before it is finished and kept as OUT.partial.
         var inputError: Error?
+        // After a bad input line, that line is the cause to report (65): a write failing as the
+        // output is finished (a full disk, /dev/full) only means there is no OUT.partial.
+        func finish(_ body: () throws -> Void) throws {
+            do { try body() } catch {
+                guard let inputError else { throw error }
+                warn("\(error)")
+                throw inputError
+            }
+        }
         switch format {
         case .libinputRecord:
             var writer = LibinputRecordWriter(devices: devices, sink: sink)
@@ -79,7 +88,7 @@ struct Convert: ParsableCommand {
                     if let out = try outputIndex(index) { try writer.write(TraceEvent(device: out, event: event)) }
                 }
             } catch let error as TraceError { inputError = error }
-            try writer.finish()
+            try finish { try writer.finish() }
         case .evemu:
             var writer = EvemuWriter(device: devices[0], sink: sink)
             do {
@@ -87,11 +96,11 @@ struct Convert: ParsableCommand {
                     if try outputIndex(index) != nil { try writer.write(event) }
                 }
             } catch let error as TraceError { inputError = error }
-            try writer.finish()
+            try finish { try writer.finish() }
         }
         if let inputError {
-            if !sink.writesInPlace && !sink.keep(as: output + ".partial", inputs: inputs) {
-                warn("\(output).partial: not written (it is not a regular file, or it is an input)")
+            if !sink.writesInPlace, let reason = sink.keep(as: output + ".partial", inputs: inputs) {
+                warn("\(output).partial: not written: \(reason)")
             }
             throw inputError
         }

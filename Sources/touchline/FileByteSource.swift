@@ -6,7 +6,7 @@ import Darwin
 import TouchlineTrace
 
 /// A trace file read in chunks through read(2), for the pure trace readers. The descriptor
-/// closes when the last copy of the source goes away.
+/// closes when the last copy of the source goes away (standard input's never does).
 struct FileByteSource: ByteSource {
     /// A failed open or read: the path, the errno and its text.
     struct Error: Swift.Error, CustomStringConvertible {
@@ -18,8 +18,14 @@ struct FileByteSource: ByteSource {
 
     private final class Descriptor {
         let fd: Int32
-        init(_ fd: Int32) { self.fd = fd }
-        deinit { close(fd) }
+        /// False for standard input: each `-` gets its own wrapper of fd 0, and closing it would
+        /// let the next read fail (EBADF) or the next open(2) or mkstemp(3) take fd 0.
+        let ownsDescriptor: Bool
+        init(_ fd: Int32, ownsDescriptor: Bool = true) {
+            self.fd = fd
+            self.ownsDescriptor = ownsDescriptor
+        }
+        deinit { if ownsDescriptor { close(fd) } }
     }
 
     let path: String
@@ -43,9 +49,9 @@ struct FileByteSource: ByteSource {
         self.descriptor = descriptor
     }
 
-    /// Standard input (the trace path `-`), read as any file; it is closed at the end like one.
+    /// Standard input (the trace path `-`, or `--desc -`), read as any file but never closed.
     static func standardInput() -> FileByteSource {
-        FileByteSource(path: "<stdin>", descriptor: Descriptor(0))
+        FileByteSource(path: "<stdin>", descriptor: Descriptor(0, ownsDescriptor: false))
     }
 
     mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
@@ -71,8 +77,11 @@ struct FileByteSource: ByteSource {
     }
 
     /// A regular file can be opened again and seeked (a libinput record file with several
-    /// devices is then read in place); a pipe, FIFO or terminal cannot.
+    /// devices is then read in place); a pipe, FIFO or terminal cannot. Nor can standard input,
+    /// even redirected from a file: "opening `-` again" gives the same descriptor and offset
+    /// to every reader, so it is held in memory as a pipe is.
     var isRereadable: Bool {
+        guard descriptor.ownsDescriptor else { return false }
         var st = stat()
         return fstat(descriptor.fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }

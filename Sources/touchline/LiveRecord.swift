@@ -14,7 +14,8 @@ struct Record: ParsableCommand {
         discussion: """
             Records until SIGINT/SIGTERM, or until every device is removed. Times in the file are \
             relative to the first event, as libinput record writes them. The file appears only \
-            once complete.
+            once complete; after an error (a device that fails, a full disk), what was recorded \
+            is kept as OUT.partial.
             """)
 
     @Argument(help: "Event nodes (/dev/input/eventN) to record.")
@@ -54,7 +55,8 @@ struct Record: ParsableCommand {
             try loop.watch(device.fileDescriptor, token: UInt64(i))
         }
         let descriptions = open.map { $0.0.description }
-        var sink = try FileByteSink(path: output, inputs: devices)
+        // Shares its state (descriptor, temporary) with the writer's copy.
+        let sink = try FileByteSink(path: output, inputs: devices)
         var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         var options = input.assemblerOptions
         // The live frames see libevdev's resync deltas after a SYN_DROPPED. The file keeps the
@@ -116,43 +118,66 @@ struct Record: ParsableCommand {
                 if let gestureFailure { throw gestureFailure }
             }
         }
-        reading: while live > 0 {
-            switch try loop.wait() {
-            case .readable(let token):
-                let index = Int(token)
-                var failure: Error?
-                let status = try open[index].0.readAvailable { event in
-                    if failure != nil { return }
-                    do { try take(index, event) } catch { failure = error }
-                }
-                if let failure { throw failure }
-                if status == .gone {
-                    loop.unwatch(open[index].0.fileDescriptor)
-                    open[index].1 = false
-                    live -= 1
-                    warn("\(devices[index]) was removed")
-                }
-            case .deadline:
-                continue
-            case .signal(let signo):
-                if signo == 1 { continue }
-                break reading
+        // Devices 1… stream to the file after the recording, the one before `nextHeld` done.
+        var nextHeld = 1
+        var writerFinished = false
+        func writeHeldAndFinish() throws {
+            while nextHeld < later.count {
+                let index = nextHeld
+                nextHeld += 1
+                for event in later[index] { try writer.write(TraceEvent(device: index, event: event)) }
             }
+            writerFinished = true
+            try writer.finish()
         }
-        if gestureFile != nil {
-            for index in drivers.indices { drivers[index].finish(emit: emit) }
-            gestureFile?.close()
-            if let gestureFailure { throw gestureFailure }
+        do {
+            reading: while live > 0 {
+                switch try loop.wait() {
+                case .readable(let token):
+                    let index = Int(token)
+                    var failure: Error?
+                    let status = try open[index].0.readAvailable { event in
+                        if failure != nil { return }
+                        do { try take(index, event) } catch { failure = error }
+                    }
+                    if let failure { throw failure }
+                    if status == .gone {
+                        loop.unwatch(open[index].0.fileDescriptor)
+                        open[index].1 = false
+                        live -= 1
+                        warn("\(devices[index]) was removed")
+                    }
+                case .deadline:
+                    continue
+                case .signal(let signo):
+                    if signo == 1 { continue }
+                    break reading
+                }
+            }
+            if gestureFile != nil {
+                for index in drivers.indices { drivers[index].finish(emit: emit) }
+                gestureFile?.close()
+                if let gestureFailure { throw gestureFailure }
+            }
+            for (device, _) in open where device.droppedCount > 0 {
+                warn("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced")
+            }
+            try writeHeldAndFinish()
+            try sink.commit()
+        } catch {
+            // Nothing already read is lost: the held devices go in too (as far as the file
+            // takes them), and the file is kept beside the output as convert keeps one.
+            guard origin != nil else { throw error }
+            if !writerFinished { try? writeHeldAndFinish() }
+            if sink.writesInPlace {
+                warn("\(output): the recording up to the error is written there")
+            } else if let reason = sink.keep(as: output + ".partial", inputs: devices) {
+                warn("\(output).partial: not written: \(reason); the recording is lost")
+            } else {
+                warn("\(output).partial: the recording up to the error")
+            }
+            throw error
         }
-        for (device, _) in open where device.droppedCount > 0 {
-            warn("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced")
-        }
-        for index in later.indices.dropFirst() {
-            for event in later[index] { try writer.write(TraceEvent(device: index, event: event)) }
-        }
-        try writer.finish()
-        sink = writer.sink as! FileByteSink
-        try sink.commit()
         frames?.close()
         frames = nil
         withExtendedLifetime(open) {}

@@ -33,7 +33,9 @@ struct OutputStream {
             if n < 0 {
                 if errno == EINTR { continue }
                 // The reader went away (EPIPE from `| head`): stop quietly, as Unix tools do.
-                exit(errno == EPIPE ? 0 : 74)
+                if errno == EPIPE { exit(ExitStatus.ok) }
+                writeToStandardError("touchline: \(fd == 1 ? "standard output" : "descriptor \(fd)"): cannot write: \(String(cString: strerror(errno)))\n")
+                exit(ExitStatus.ioError)
             }
             offset += n
         }
@@ -41,9 +43,24 @@ struct OutputStream {
     }
 }
 
-/// A message for the user on stderr, prefixed with the program name.
+/// A message for the user on stderr, prefixed with the program name. A standard error that
+/// cannot be written (closed, full) loses the message, not the command's work.
 func warn(_ message: String) {
-    var err = OutputStream(fd: 2)
-    err.write("touchline: " + message + "\n")
-    err.flush()
+    writeToStandardError("touchline: " + message + "\n")
+}
+
+/// Writes `text` to fd 2 whole if it can, and otherwise gives up without a word: there is
+/// nowhere left to report the failure.
+func writeToStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            // `offset < raw.count`, so the pointer and length stay inside the array.
+            let n = Glibc.write(2, raw.baseAddress! + offset, raw.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
 }

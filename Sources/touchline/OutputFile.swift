@@ -48,7 +48,8 @@ struct FileByteSink: ByteSink {
     init(path: String, inputs: [String]) throws(CLIError) {
         self.path = path
         if path == "-" {
-            try Self.refuseInputs(output: path, fd: 1, inputs: inputs)
+            var st = stat()
+            if fstat(1, &st) == 0 { try Self.refuseInputs(output: path, stat: st, inputs: inputs) }
             state = State(fd: 1, ownsDescriptor: false, mode: .inPlace)
             return
         }
@@ -70,11 +71,11 @@ struct FileByteSink: ByteSink {
         let kind = exists ? st.st_mode & S_IFMT : S_IFREG
         switch kind {
         case S_IFREG:
-            if exists { try Self.refuseInputs(output: path, identity: (st.st_dev, st.st_ino), inputs: inputs) }
+            if exists { try Self.refuseInputs(output: path, stat: st, inputs: inputs) }
             let (fd, temporary) = try Self.createTemporary(beside: target, for: path, replacing: exists ? st : nil)
             state = State(fd: fd, ownsDescriptor: true, mode: .replace(temporary: temporary, target: target))
         case S_IFIFO, S_IFCHR:
-            try Self.refuseInputs(output: path, identity: (st.st_dev, st.st_ino), inputs: inputs)
+            try Self.refuseInputs(output: path, stat: st, inputs: inputs)
             // No O_CREAT: if the node went away since stat, this fails instead of making a file.
             let fd = open(target, O_WRONLY | O_CLOEXEC | O_NOCTTY)
             guard fd >= 0 else {
@@ -97,6 +98,9 @@ struct FileByteSink: ByteSink {
             }
             if n < 0 {
                 if errno == EINTR { continue }
+                // `-o - | head`: the reader went away, as for replay's output (OutputStream);
+                // nothing written in place needs cleaning up.
+                if errno == EPIPE && path == "-" { exit(ExitStatus.ok) }
                 throw CLIError.io("\(path): cannot write: \(String(cString: strerror(errno)))")
             }
             offset += n
@@ -126,23 +130,23 @@ struct FileByteSink: ByteSink {
     }
 
     /// After a bad input line: what was written is kept as `keptPath` when that is a regular
-    /// file or absent (never over a FIFO, a device or an input), otherwise dropped. Returns
-    /// whether it was kept.
-    @discardableResult
-    func keep(as keptPath: String, inputs: [String]) -> Bool {
-        guard !state.finished, case .replace(let temporary, _) = state.mode else { return false }
+    /// file or absent (never over a FIFO, a device or an input), otherwise dropped. Returns nil
+    /// when it was kept, otherwise why not.
+    func keep(as keptPath: String, inputs: [String]) -> String? {
+        guard !state.finished, case .replace(let temporary, _) = state.mode else { return "the output is written in place" }
         var st = stat()
         if lstat(keptPath, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFREG,
-                  !inputs.contains(where: { sameFile(identity: (st.st_dev, st.st_ino), $0) }) else { return false }
+            guard (st.st_mode & S_IFMT) == S_IFREG else { return "it exists and is not a regular file" }
+            guard !inputs.contains(where: { sameFile(identity: (st.st_dev, st.st_ino), $0) }) else { return "it is one of the inputs" }
         }
-        let kept: Bool = TemporaryCleanup.withSignalsBlocked {
-            guard rename(temporary, keptPath) == 0 else { return false }
+        let failure: Int32? = TemporaryCleanup.withSignalsBlocked {
+            guard rename(temporary, keptPath) == 0 else { return errno }
             TemporaryCleanup.forget(temporary)
-            return true
+            return nil
         }
-        if kept { state.finished = true }
-        return kept
+        if let failure { return String(cString: strerror(failure)) }
+        state.finished = true
+        return nil
     }
 
     /// Whether the bytes go to the output directly (a FIFO, a device, standard output).
@@ -153,14 +157,14 @@ struct FileByteSink: ByteSink {
 
     // MARK: checks
 
-    private static func refuseInputs(output: String, fd: Int32, inputs: [String]) throws(CLIError) {
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { return }
-        try refuseInputs(output: output, identity: (st.st_dev, st.st_ino), inputs: inputs)
-    }
-
-    private static func refuseInputs(output: String, identity: (dev_t, ino_t), inputs: [String]) throws(CLIError) {
-        if let input = inputs.first(where: { sameFile(identity: identity, $0) }) {
+    /// A regular file would be replaced and a FIFO would read back what is written to it; a
+    /// character device named as an input is refused too (`record` onto the event node it
+    /// reads would inject the YAML as events). Standard input on the output's character device
+    /// is not: a terminal is both in every interactive shell (`convert - -o -`), /dev/null too.
+    private static func refuseInputs(output: String, stat st: stat, inputs: [String]) throws(CLIError) {
+        let identity = (st.st_dev, st.st_ino)
+        let device = (st.st_mode & S_IFMT) == S_IFCHR
+        if let input = inputs.first(where: { !(device && $0 == "-") && sameFile(identity: identity, $0) }) {
             let how = input == output ? "" : " (under another name)"
             throw CLIError.usage("\(output): is the same file as the input \(input)\(how); writing there would destroy it: choose another output")
         }
@@ -224,21 +228,25 @@ func sameFile(identity: (dev_t, ino_t), _ path: String) -> Bool {
     return st.st_dev == identity.0 && st.st_ino == identity.1
 }
 
-/// The one temporary in flight, kept where a signal handler can reach it: SIGINT, SIGTERM or
-/// SIGHUP while a temporary exists removes it, then ends the process by the same signal (so the
-/// caller still sees "killed by SIGINT"). The path lives in a static C buffer because a handler
+/// The one temporary in flight, kept where a signal handler can reach it: SIGINT, SIGTERM,
+/// SIGHUP or SIGQUIT while a temporary exists removes it, then ends the process by the same
+/// signal (so the caller still sees "killed by SIGINT"). SIGXFSZ is ignored instead: past a
+/// file-size limit (`ulimit -f`) write(2) then fails with EFBIG, and the error path removes
+/// the temporary and says why. The path lives in a static C buffer because a handler
 /// may call only async-signal-safe functions: unlink(2) of a buffer, no allocation, no locks.
 enum TemporaryCleanup {
     private static let capacity = Int(PATH_MAX) + 1
     /// Allocated once, before any handler is installed; the handler reads it, the main thread
-    /// writes it with the three signals blocked, so they never race.
+    /// writes it with the signals blocked, so they never race.
     nonisolated(unsafe) private static let path: UnsafeMutablePointer<CChar> = {
         let p = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
         p.initialize(repeating: 0, count: capacity)
         return p
     }()
     nonisolated(unsafe) private static var installed = false
-    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// SIGQUIT too: its default action would end the process (the Swift runtime's backtracer,
+    /// if enabled, catches it first) and leave the temporary behind.
+    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
     private static let handler: @convention(c) (Int32) -> Void = { signo in
         if TemporaryCleanup.path[0] != 0 { unlink(TemporaryCleanup.path) }
@@ -246,7 +254,7 @@ enum TemporaryCleanup {
         raise(signo)
     }
 
-    /// Runs `body` with the three signals held back, so the buffer and the file agree whenever
+    /// Runs `body` with the signals held back, so the buffer and the file agree whenever
     /// a handler could run.
     static func withSignalsBlocked<T>(_ body: () -> T) -> T {
         var set = sigset_t(), old = sigset_t()
@@ -258,7 +266,7 @@ enum TemporaryCleanup {
     }
 
     /// Installs the handlers once, leaving alone a signal the user set to be ignored (nohup).
-    /// With `unblock`, also unblocks the three signals, which a parent may have left blocked
+    /// With `unblock`, also unblocks the signals, which a parent may have left blocked
     /// (a blocked mask is inherited across exec): a command that handles them itself through
     /// a signalfd (record, run) must not ask for that.
     static func install(unblock: Bool) {
@@ -271,6 +279,7 @@ enum TemporaryCleanup {
                 let previous = signal(s, handler)
                 if let previous, unsafeBitCast(previous, to: Int.self) == 1 { signal(s, previous) }
             }
+            signal(SIGXFSZ, SIG_IGN)
         }
         if unblock {
             var set = sigset_t()

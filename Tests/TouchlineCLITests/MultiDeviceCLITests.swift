@@ -163,3 +163,56 @@ import Testing
         #expect(outOfRange.stderr.contains("expected 0 to 1"), "\(outOfRange.stderr)")
     }
 }
+
+/// `-` redirected from a regular file (`touchline replay - < FILE`): 29b73eb took standard
+/// input for a file it could open again per device section, every section shared fd 0's one
+/// offset, and the first section to finish closed fd 0 (replay exit 74, "Bad file descriptor";
+/// convert exit 0 with the first device only).
+@Suite struct StandardInputFileTests {
+    @Test func aTwoDeviceFileOnStandardInputReadsAsTheFile() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = try MultiDeviceCLITests.writeTwoDeviceRecording(in: dir)
+        for command in [["replay"], ["replay", "--frames"], ["inspect", "--json"]] {
+            let fromFile = try touchline(arguments: command + [path])
+            let fromStdin = try touchline(arguments: command + ["-"], standardInput: path)
+            #expect(fromFile.status == 0, "\(fromFile.stderr)")
+            #expect(fromStdin.status == 0, "\(command): \(fromStdin.stderr)")
+            #expect(!fromFile.stdout.isEmpty)
+            let expected = command[0] == "inspect"
+                ? fromFile.stdout.replacingOccurrences(of: "\"file\":\"\(path)\"", with: "\"file\":\"<stdin>\"")
+                : fromFile.stdout
+            #expect(fromStdin.stdout == expected, "\(command)")
+        }
+        let fromFile = dir.appendingPathComponent("from-file.yml").path
+        let fromStdin = dir.appendingPathComponent("from-stdin.yml").path
+        #expect(try touchline("convert", path, "-o", fromFile).status == 0)
+        let converted = try touchline(arguments: ["convert", "-", "-o", fromStdin], standardInput: path)
+        #expect(converted.status == 0, "\(converted.stderr)")
+        let a = try String(contentsOfFile: fromFile, encoding: .utf8)
+        let b = try String(contentsOfFile: fromStdin, encoding: .utf8)
+        #expect(a.contains("\nndevices: 2\n"))
+        #expect(a == b)
+    }
+
+    /// `--desc -` leaves fd 0 open: on 29b73eb it was closed after the description was read,
+    /// the trace took fd 0, and `-o` onto the description given on standard input was no
+    /// longer seen as an input (exit 0, the description overwritten).
+    @Test func aDescriptionOnStandardInputStaysAnInput() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let events = Paths.trace("evemu-devices/Wacom ISDv4 E6 Finger.2fg-tap.events")
+        let desc = dir.appendingPathComponent("wacom.desc").path
+        try FileManager.default.copyItem(atPath: Paths.trace("evemu-devices/Wacom ISDv4 E6 Finger.desc"), toPath: desc)
+        let original = try String(contentsOfFile: desc, encoding: .utf8)
+        let expected = try touchline("replay", "--desc", desc, events)
+        let replayed = try touchline(arguments: ["replay", "--desc", "-", events], standardInput: desc)
+        #expect(expected.status == 0, "\(expected.stderr)")
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == expected.stdout)
+        let refused = try touchline(arguments: ["convert", "--desc", "-", events, "-o", desc], standardInput: desc)
+        #expect(refused.status == 64, "\(refused.stderr)")
+        #expect(refused.stderr.contains("is the same file as the input -"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: desc, encoding: .utf8) == original)
+    }
+}

@@ -154,6 +154,23 @@ import Glibc
         #expect(result.status == 65, "\(result.stderr)")
         #expect(try digest(out) == Data("keep me".utf8))
         #expect(try leftovers(except: ["bad.yml", "out.yml", "out.yml.partial"]).isEmpty)
+        // The output's last write fails too (/dev/full): 29b73eb reported only that (74),
+        // and the bad line, the cause, was lost.
+        let full = try touchline("convert", bad, "-o", "/dev/full")
+        #expect(full.status == 65, "\(full.stderr)")
+        #expect(full.stderr.contains("bad.yml:\(text.split(separator: "\n", omittingEmptySubsequences: false).count): "), "\(full.stderr)")
+        #expect(full.stderr.contains("/dev/full: cannot write: No space left on device"), "\(full.stderr)")
+        // OUT.partial cannot be made (a 250-byte name: 258 with the suffix): the warning gives
+        // rename(2)'s reason; 29b73eb guessed "not a regular file, or an input".
+        let long = String(repeating: "o", count: 250)
+        let named = try touchline("convert", bad, "-o", path(long))
+        #expect(named.status == 65, "\(named.stderr)")
+        #expect(named.stderr.contains("\(long).partial: not written: File name too long"), "\(named.stderr)")
+        #expect(try leftovers(except: ["bad.yml", "out.yml", "out.yml.partial"]).isEmpty)
+        let directory = path("folder.yml.partial")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let occupied = try touchline("convert", bad, "-o", path("folder.yml"))
+        #expect(occupied.stderr.contains("folder.yml.partial: not written: it exists and is not a regular file"), "\(occupied.stderr)")
         // A folder that does not exist: nothing is created, the status says so.
         let missing = try touchline("convert", tap, "-o", path("no/such/folder/out.yml"))
         #expect(missing.status == 73, "\(missing.stderr)")
@@ -161,16 +178,16 @@ import Glibc
 
     /// A signal while writing (the input is a FIFO that stays open, so convert waits in the
     /// middle of its output) removes the temporary and ends the process by that signal.
-    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    /// 29b73eb left the temporary on SIGQUIT (Ctrl-\\) and died of it.
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP, SIGQUIT])
     func aSignalRemovesTheTemporary(_ signo: Int32) throws {
         let input = path("in.yml")
         #expect(mkfifo(input, 0o644) == 0)
         let out = path("out.yml")
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.arguments = ["convert", input, "-o", out]
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let logs = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        // Through a shell that forbids a core file: SIGQUIT's default action dumps one.
+        let process = try CleanProcess("/bin/sh", ["-c", "ulimit -c 0; exec \"$0\" \"$@\"", Paths.binary.path, "convert", input, "-o", out], outputIn: logs)
         // Opening blocks until convert opens its end; the handle stays open, so no end of file.
         let writer = try #require(FileHandle(forWritingAtPath: input))
         writer.write(try digest(tap))
@@ -183,16 +200,27 @@ import Glibc
             usleep(10_000)
         }
         #expect(temporary.count == 1 && temporary[0].hasPrefix(".out.yml.touchline-"), "\(temporary)")
-        kill(process.processIdentifier, signo)
-        // Bounded: a convert that ignored the signal must fail the test, not hang the suite.
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
-        if process.isRunning {
-            Issue.record("convert still running 10 s after signal \(signo)")
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitUntilExit()
+        kill(process.pid, signo)
+        let ended = process.wait()
         try writer.close()
-        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signo)
+        #expect(ended != nil, "convert still running 10 s after signal \(signo)")
+        #expect(ended?.signal == signo, "\(String(describing: ended)): \(process.output)")
         #expect(try leftovers(except: expected).isEmpty, "left behind after signal \(signo)")
+    }
+
+    /// A file-size limit (`ulimit -f`) reached while writing: write(2) fails with EFBIG, so
+    /// convert says so, exits 74 and removes the temporary. 29b73eb was killed by SIGXFSZ and
+    /// left the temporary behind.
+    @Test func aFileSizeLimitRemovesTheTemporary() throws {
+        let out = path("out.yml")
+        let logs = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: logs) }
+        // 16 blocks (8 KiB in dash, 16 KiB in bash): far less than the conversion writes.
+        let process = try CleanProcess("/bin/sh", ["-c", "ulimit -c 0; ulimit -f 16; exec \"$0\" \"$@\"", Paths.binary.path,
+                                                   "convert", Paths.trace(MultiDeviceCLITests.ep), "-o", out], outputIn: logs)
+        let ended = process.wait()
+        #expect(ended?.status == 74, "\(String(describing: ended)): \(process.output)")
+        #expect(process.output.contains("out.yml: cannot write: File too large"), "\(process.output)")
+        #expect(try leftovers(except: []).isEmpty)
     }
 }

@@ -50,11 +50,12 @@ func touchline(_ arguments: String..., environment: [String: String]? = nil) thr
     try run(Paths.binary.path, arguments, environment: environment)
 }
 
-func touchline(arguments: [String]) throws -> CLIResult {
-    try run(Paths.binary.path, arguments)
+/// `standardInput`: a file the process reads as fd 0 (`touchline … < FILE`); /dev/null otherwise.
+func touchline(arguments: [String], standardInput: String? = nil) throws -> CLIResult {
+    try run(Paths.binary.path, arguments, standardInput: standardInput)
 }
 
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> CLIResult {
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil) throws -> CLIResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -67,7 +68,11 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     defer { try? FileManager.default.removeItem(at: errURL) }
     process.standardOutput = out
     process.standardError = errHandle
-    process.standardInput = FileHandle.nullDevice
+    if let standardInput {
+        process.standardInput = try #require(FileHandle(forReadingAtPath: standardInput), "cannot open \(standardInput)")
+    } else {
+        process.standardInput = FileHandle.nullDevice
+    }
     try process.run()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -90,4 +95,56 @@ func libinput(_ arguments: String...) throws -> CLIResult {
         return CLIResult(status: -1, stdout: "", stderr: "")
     }
     return try run("/usr/bin/libinput", arguments, environment: env)
+}
+
+/// A process started as a shell starts one: no signal blocked and every signal at its default
+/// action. The test runner blocks several signals (SIGQUIT, SIGXFSZ among them) and Process
+/// hands that mask down across exec, which hides what a signal does to touchline.
+struct CleanProcess {
+    let pid: pid_t
+    /// Where standard output and standard error both went.
+    let outputPath: String
+
+    /// Standard input is /dev/null; standard output and error go to a new file in `dir`.
+    init(_ executable: String, _ arguments: [String], outputIn dir: URL) throws {
+        outputPath = dir.appendingPathComponent("output-\(UUID().uuidString).txt").path
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for arg in argv { free(arg) } }
+        var pid = pid_t()
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
+        self.pid = pid
+    }
+
+    /// How it ended: (exit status, nil) or (nil, signal); nil if still running after 10 s,
+    /// when it is killed (a test must fail, not hang the suite).
+    func wait() -> (status: Int32?, signal: Int32?)? {
+        var status: Int32 = 0
+        for _ in 0..<1000 {
+            if waitpid(pid, &status, WNOHANG) == pid {
+                return status & 0x7f == 0 ? ((status >> 8) & 0xff, nil) : (nil, status & 0x7f)
+            }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        waitpid(pid, &status, 0)
+        return nil
+    }
+
+    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
 }

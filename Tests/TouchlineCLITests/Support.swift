@@ -63,7 +63,7 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
     let out = Pipe()
     // stderr goes to a file, so that only one pipe needs draining while the process runs.
     let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("touchline-stderr-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let errHandle = try FileHandle(forWritingTo: errURL)
     defer { try? FileManager.default.removeItem(at: errURL) }
     process.standardOutput = out

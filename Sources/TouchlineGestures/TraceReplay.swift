@@ -77,6 +77,9 @@ public struct TraceReplay {
     /// The last frame a started device completed.
     public func frame(of device: Int) -> TouchFrame { assemblers[lane[device]].frame }
 
+    /// A started device's assembler (its geometry and counters), or nil before its first event.
+    public func assembler(of device: Int) -> FrameAssembler? { isStarted(device) ? assemblers[lane[device]] : nil }
+
     /// End of input (or of the good input, before a bad line is reported): pending deadlines
     /// still fire and fingers still down are cancelled, so every `began` has its end.
     public mutating func finish(emit: (GestureEvent) -> Void) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchlineCore
+import TouchlineGestures
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,27 +29,22 @@ struct Inspect: ParsableCommand {
         defer { out.flush() }
         for path in files {
             var trace = try TraceFile.open(path, input: input)
-            // Each device gets its assembler at its first event (a trace may describe a device
-            // only when it reaches it, and list thousands that send nothing); `state[device]`
-            // indexes `assemblers` and `stats`, or is -1.
-            var state: [Int] = []
-            var assemblers: [FrameAssembler] = []
+            // Each device gets its assembler at its first event (TraceReplay, frames only): a
+            // trace may describe a device only when it reaches it, and list thousands that send
+            // nothing. `stats` is indexed by device, up to the highest started.
+            var replay = TraceReplay(assemblerOptions: input.assemblerOptions, recognizes: false)
             var stats: [TouchStatistics] = []
-            func start(_ index: Int) -> Int {
-                if state.count < trace.devices.count { state += repeatElement(-1, count: trace.devices.count - state.count) }
-                state[index] = assemblers.count
-                let assembler = FrameAssembler(device: trace.devices[index], options: input.assemblerOptions)
-                for warning in assembler.warnings { warn("\(path): device \(index) (\(trace.devices[index].name)): \(warning)") }
-                assemblers.append(assembler)
-                stats.append(TouchStatistics())
-                return state[index]
-            }
             do {
                 while let (index, event) = try trace.next() {
-                    var k = index < state.count ? state[index] : -1
-                    if k < 0 { k = start(index) }
-                    stats[k].count(event: event)
-                    if assemblers[k].feed(event) { stats[k].count(frame: assemblers[k].frame) }
+                    if !replay.isStarted(index) {
+                        // Without graphs, starting a device cannot fail.
+                        for warning in (try? replay.start(device: index, trace.devices[index])) ?? [] {
+                            warn("\(path): device \(index) (\(trace.devices[index].name)): \(warning)")
+                        }
+                        if stats.count <= index { stats += repeatElement(TouchStatistics(), count: index + 1 - stats.count) }
+                    }
+                    stats[index].count(event: event)
+                    if replay.feed(device: index, event, emit: { _ in }) { stats[index].count(frame: replay.frame(of: index)) }
                 }
             } catch {
                 out.flush()
@@ -57,14 +53,15 @@ struct Inspect: ParsableCommand {
             // A device that sent nothing gets no assembler: its summary needs only the geometry
             // its description gives (a trace may list tens of thousands of such devices).
             for index in trace.devices.indices {
-                let k = index < state.count ? state[index] : -1
                 let device = trace.devices[index]
-                let summary = k >= 0
-                    ? DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
-                                    geometry: assemblers[k].geometry, counters: assemblers[k].counters, stats: stats[k])
-                    : DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
-                                    geometry: FrameAssembler.geometry(of: device, options: input.assemblerOptions),
-                                    counters: FrameAssembler.Counters(), stats: TouchStatistics())
+                let summary = if let assembler = replay.assembler(of: index) {
+                    DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
+                                  geometry: assembler.geometry, counters: assembler.counters, stats: stats[index])
+                } else {
+                    DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
+                                  geometry: FrameAssembler.geometry(of: device, options: input.assemblerOptions),
+                                  counters: FrameAssembler.Counters(), stats: TouchStatistics())
+                }
                 out.write(json ? summary.json : summary.text)
             }
         }

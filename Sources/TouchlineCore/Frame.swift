@@ -3,7 +3,7 @@
 
 /// A contact's id, stable for the contact's whole life and never reused within one assembler
 /// (unlike kernel tracking ids and slots, which are).
-public struct ContactID: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ContactID: BitwiseCopyable, Hashable, Comparable, Sendable, CustomStringConvertible {
     public var raw: UInt32
     @inlinable public init(_ raw: UInt32) { self.raw = raw }
     @inlinable public static func < (a: ContactID, b: ContactID) -> Bool { a.raw < b.raw }

@@ -4,7 +4,7 @@
 
 /// An instant on the input's own clock, in microseconds (the kernel's `input_event` time for a
 /// live device, the trace's time for a replay). The epoch is whatever the source uses.
-public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Timestamp: BitwiseCopyable, Hashable, Comparable, Sendable, CustomStringConvertible {
     public var microseconds: Int64
 
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
@@ -32,7 +32,7 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 }
 
 /// A duration in microseconds.
-public struct Interval: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct Interval: BitwiseCopyable, Hashable, Comparable, Sendable, CustomStringConvertible {
     public var microseconds: Int64
 
     @inlinable public init(microseconds: Int64) { self.microseconds = microseconds }
@@ -64,7 +64,7 @@ public struct Millimetres: Hashable, Comparable, Sendable, CustomStringConvertib
 
 /// A point on the sensor, in millimetres from its top-left corner, y growing downwards (as the
 /// kernel's axes and UIKit's coordinates do).
-public struct Point: Hashable, Sendable, CustomStringConvertible {
+public struct Point: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
     public var x: Double
     public var y: Double
     @inlinable public init(x: Double, y: Double) { self.x = x; self.y = y }
@@ -78,7 +78,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A displacement in millimetres.
-public struct Vector: Hashable, Sendable {
+public struct Vector: BitwiseCopyable, Hashable, Sendable {
     public var dx: Double
     public var dy: Double
     @inlinable public init(dx: Double, dy: Double) { self.dx = dx; self.dy = dy }
@@ -91,7 +91,7 @@ public struct Vector: Hashable, Sendable {
 }
 
 /// A size in millimetres.
-public struct Size: Hashable, Sendable, CustomStringConvertible {
+public struct Size: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
     public var width: Double
     public var height: Double
     @inlinable public init(width: Double, height: Double) { self.width = width; self.height = height }

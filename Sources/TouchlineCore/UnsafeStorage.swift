@@ -11,7 +11,7 @@ import Synchronization
 /// four atomic reference-count operations (docs/performance.md). Equal strings share one entry,
 /// so identity is equality. Entries are never freed, so the strings interned must come from a
 /// bounded set (a configuration's names), not from input.
-public struct InternedString: Hashable, CustomStringConvertible {
+public struct InternedString: BitwiseCopyable, Hashable, CustomStringConvertible {
     /// The entry: the UTF-8 count and the JSON count (one `Int` each), the UTF-8 bytes, then
     /// the JSON bytes; laid out once in `intern` and never written again.
     @usableFromInline let entry: UnsafeRawPointer

@@ -11,23 +11,24 @@ extension GraphConfiguration {
     /// target named "surface"; without `[[recognizer]]` sections the default recognizers run on
     /// the first target. `[defaults]` sets `kind.parameter` for every recognizer of that kind,
     /// the default ones included; a recognizer's own setting wins over it.
-    public static func parse(toml text: String, file: String) throws(ConfigError) -> GraphConfiguration {
-        try parseWithSource(bytes: Array(text.utf8), file: file).configuration
+    /// `registry`: the kinds a `[[recognizer]]` may name (an application adds its own).
+    public static func parse(toml text: String, file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> GraphConfiguration {
+        try parseWithSource(bytes: Array(text.utf8), file: file, registry: registry).configuration
     }
 
-    public static func parse(bytes: [UInt8], file: String) throws(ConfigError) -> GraphConfiguration {
-        try parseWithSource(bytes: bytes, file: file).configuration
+    public static func parse(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> GraphConfiguration {
+        try parseWithSource(bytes: bytes, file: file, registry: registry).configuration
     }
 
     /// Parses, and keeps where each target, recognizer and key was written.
-    public static func parseWithSource(bytes: [UInt8], file: String) throws(ConfigError) -> ParsedConfiguration {
+    public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> ParsedConfiguration {
         let document: TOMLDocument
         do {
             document = try TOMLDocument.parse(bytes, file: file)
         } catch {
             throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
         }
-        var parser = ConfigReader(source: ConfigSourceMap(file: file))
+        var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
         let configuration = try parser.read(document.root)
         return ParsedConfiguration(configuration: configuration, source: parser.source)
     }
@@ -35,11 +36,13 @@ extension GraphConfiguration {
 
 struct ConfigReader {
     var source: ConfigSourceMap
+    /// The kinds a config may name.
+    let registry: RecognizerRegistry
     /// `[defaults]` per kind: (parameter, entry, "kind.parameter").
     var defaults: [GestureKind: [TOMLEntry]] = [:]
 
     static let sections = "[defaults], [[target]] or [[recognizer]]"
-    static var kindNames: String { GestureKind.allCases.filter { $0 != .explain }.map(\.description).joined(separator: ", ") }
+    var kindNames: String { registry.names }
 
     func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
 
@@ -116,16 +119,16 @@ struct ConfigReader {
 
     mutating func readDefaults(_ table: TOMLTable) throws(ConfigError) {
         for entry in table.entries {
-            guard let gesture = GestureKind(name: entry.key), gesture != .explain, let parameters = entry.value.table else {
+            guard let recognizer = registry.kind(named: entry.key), let parameters = entry.value.table else {
                 throw fail(entry.keyPosition, "a [defaults] key is 'kind.parameter' (for example tap.maxDuration), not '\(entry.key)'")
             }
             for parameter in parameters.entries {
                 source.defaults["\(entry.key).\(parameter.key)"] = parameter.keyPosition
                 // Checked now, so that a typo for a kind no recognizer uses is still caught.
-                var probe = RecognizerKind.defaults(for: gesture)
+                var probe = RecognizerKind(defaultsOf: recognizer)
                 try set(parameter, in: &probe)
             }
-            defaults[gesture] = parameters.entries
+            defaults[recognizer.gesture] = parameters.entries
         }
     }
 
@@ -192,12 +195,12 @@ struct ConfigReader {
         for entry in table.entries { keys[entry.key] = entry.keyPosition }
         guard let kindEntry = table["kind"] else {
             source.recognizers.append(ConfigSourceMap.Table(name: "", position: value.position, keys: keys))
-            throw fail(value.position, "this [[recognizer]] has no kind; kinds: \(ConfigReader.kindNames)")
+            throw fail(value.position, "this [[recognizer]] has no kind; kinds: \(kindNames)")
         }
-        guard case let .string(kindName) = kindEntry.value.kind, let gesture = GestureKind(name: kindName), gesture != .explain else {
-            throw wrong(kindEntry.value, "kind", "a recognizer kind: \(ConfigReader.kindNames)")
+        guard case let .string(kindName) = kindEntry.value.kind, let recognizer = registry.kind(named: kindName) else {
+            throw wrong(kindEntry.value, "kind", "a recognizer kind: \(kindNames)")
         }
-        var kind = RecognizerKind.defaults(for: gesture)
+        var kind = RecognizerKind(defaultsOf: recognizer)
         var spec = RecognizerSpec(name: kindName, kind: kind, target: "")
         func strings(_ entry: TOMLEntry) throws(ConfigError) -> [String] {
             if case let .string(s) = entry.value.kind { return [s] }

@@ -4,34 +4,29 @@ import TouchlineCore
 // with no heap storage of its own beyond the target and recognizer names it shares with the
 // configuration, so emitting one allocates nothing; bytes are made only when a sink writes it.
 
-/// What recognized the gesture; the `gesture` key of an event.
-public enum GestureKind: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-    case tap, longPress, pan, swipe, edgeSwipe, pinch, rotate
-    /// A decision line of `--explain`, not a gesture.
-    case explain
+/// What recognized the gesture; the `gesture` key of an event: a recognizer kind's name
+/// (`GestureRecognizer.gesture`, each kind declares its own in its file), or `explain` for a
+/// decision line.
+public struct GestureKind: Hashable, Sendable, CustomStringConvertible {
+    public let name: StaticString
 
-    public var name: StaticString {
-        switch self {
-        case .tap: return "tap"
-        case .longPress: return "longPress"
-        case .pan: return "pan"
-        case .swipe: return "swipe"
-        case .edgeSwipe: return "edgeSwipe"
-        case .pinch: return "pinch"
-        case .rotate: return "rotate"
-        case .explain: return "explain"
-        }
-    }
+    /// A kind's name; ASCII, as the schema's names are.
+    public init(_ name: StaticString) { self.name = name }
+
+    /// A decision line of `--explain`, not a gesture.
+    public static let explain = GestureKind("explain")
 
     public var description: String { name.description }
 
-    /// Looks a kind up by its schema name (config files use the same names).
-    public init?(name: String) {
-        for kind in GestureKind.allCases where kind.name.description == name && kind != .explain {
-            self = kind
-            return
-        }
-        return nil
+    public static func == (a: GestureKind, b: GestureKind) -> Bool {
+        let n = a.name.utf8CodeUnitCount
+        guard n == b.name.utf8CodeUnitCount else { return false }
+        if a.name.utf8Start == b.name.utf8Start { return true }
+        for i in 0..<n where a.name.utf8Start[i] != b.name.utf8Start[i] { return false }
+        return true
+    }
+    public func hash(into hasher: inout Hasher) {
+        for i in 0..<name.utf8CodeUnitCount { hasher.combine(name.utf8Start[i]) }
     }
 }
 
@@ -70,7 +65,7 @@ public enum GesturePhase: UInt8, Sendable, CaseIterable, CustomStringConvertible
 }
 
 /// A swipe's direction on the screen (y down).
-public enum SwipeDirection: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+public enum SwipeDirection: UInt8, BitwiseCopyable, Sendable, CaseIterable, CustomStringConvertible {
     case left, right, up, down
     public var name: StaticString {
         switch self {
@@ -84,7 +79,7 @@ public enum SwipeDirection: UInt8, Sendable, CaseIterable, CustomStringConvertib
 }
 
 /// The screen edge an edge swipe started from.
-public enum ScreenEdge: UInt8, Sendable, CaseIterable, CustomStringConvertible {
+public enum ScreenEdge: UInt8, BitwiseCopyable, Sendable, CaseIterable, CustomStringConvertible {
     case left, right, top, bottom
     public var name: StaticString {
         switch self {
@@ -148,7 +143,7 @@ public struct ContactList: Hashable, Sendable, Sequence, CustomStringConvertible
 }
 
 /// The unit a reason's numbers are in.
-public enum ReasonUnit: UInt8, Sendable {
+public enum ReasonUnit: UInt8, BitwiseCopyable, Sendable {
     case millimetres, milliseconds, millimetresPerSecond, degrees, fingers
 
     var suffix: String {
@@ -171,7 +166,7 @@ public enum ReasonUnit: UInt8, Sendable {
 
 /// Why a recognizer claimed, failed, waited or won: the threshold crossed and the margin, or the
 /// relation applied. Values only (no strings are built until an explain line is written).
-public enum Reason: Hashable, Sendable, CustomStringConvertible {
+public enum Reason: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
     // StaticString is not Hashable; two reasons are equal when they read the same.
     public static func == (a: Reason, b: Reason) -> Bool { a.description == b.description }
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
@@ -242,26 +237,20 @@ public enum Reason: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The gesture's own fields, after the common ones.
-public enum GestureDetail: Hashable, Sendable {
-    /// `count`: taps in the series (1, 2, …); `duration`: first down to last lift.
-    case tap(count: Int, duration: Interval)
-    /// `duration`: since the first contact went down.
-    case longPress(duration: Interval)
-    /// `translation` (dx, dy) in mm since the first contact went down; `velocity` in mm/s.
-    case pan(translation: Vector, velocity: Vector)
-    /// `velocity`: the stroke's average (translation / duration), mm/s.
-    case swipe(direction: SwipeDirection, translation: Vector, velocity: Vector, duration: Interval)
-    case edgeSwipe(edge: ScreenEdge, translation: Vector, velocity: Vector)
-    /// `scale`: span now / span at the first down (1 = unchanged); `velocity`: scale per
-    /// second; `span`: 2 × mean distance of the contacts from their centroid (the distance
-    /// between two fingers), mm.
-    case pinch(scale: Double, velocity: Double, span: Double)
-    /// `rotation`: radians since the first down, clockwise positive (y down, as UIKit);
-    /// `velocity`: radians per second.
-    case rotate(rotation: Double, velocity: Double)
+/// An explain line's own field: the decision's reason.
+public struct ExplainFields: GestureFields {
+    public var reason: Reason
+    public init(reason: Reason) { self.reason = reason }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) { body("reason", .text(reason.description)) }
+    public var summary: String { ": \(reason)" }
+}
+
+extension GestureDetail {
     /// The decision line's reason.
-    case explain(Reason)
+    public static func explain(_ reason: Reason) -> GestureDetail { GestureDetail(ExplainFields(reason: reason)) }
+
+    /// An explain line's reason; nil for a gesture's fields.
+    public var reason: Reason? { fields(as: ExplainFields.self)?.reason }
 }
 
 /// One gesture event (or explain line), schema version 1.
@@ -338,40 +327,18 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObj
         w.field("x", position.x, decimals: 2)
         w.field("y", position.y, decimals: 2)
         w.field("recognizer", recognizer.interned)
-        switch detail {
-        case let .tap(count, duration):
-            w.field("count", count)
-            w.key("duration"); w.fixed(duration.microseconds, decimals: 6)
-        case let .longPress(duration):
-            w.key("duration"); w.fixed(duration.microseconds, decimals: 6)
-        case let .pan(translation, velocity):
-            Self.vectors(&w, translation, velocity)
-        case let .swipe(direction, translation, velocity, duration):
-            w.field("direction", raw: direction.name)
-            Self.vectors(&w, translation, velocity)
-            w.key("duration"); w.fixed(duration.microseconds, decimals: 6)
-        case let .edgeSwipe(edge, translation, velocity):
-            w.field("edge", raw: edge.name)
-            Self.vectors(&w, translation, velocity)
-        case let .pinch(scale, velocity, span):
-            w.field("scale", scale, decimals: 4)
-            w.field("scaleVelocity", velocity, decimals: 4)
-            w.field("span", span, decimals: 2)
-        case let .rotate(rotation, velocity):
-            w.field("rotation", rotation, decimals: 4)
-            w.field("rotationVelocity", velocity, decimals: 4)
-        case let .explain(reason):
-            w.field("reason", reason.description)
+        detail.forEachField { key, value in
+            switch value {
+            case let .integer(n): w.field(key, n)
+            case let .number(x, decimals): w.field(key, x, decimals: decimals)
+            case let .duration(d): w.key(key); w.fixed(d.microseconds, decimals: 6)
+            case let .word(word): w.field(key, raw: word)
+            case let .name(name): w.field(key, name.interned)
+            case let .text(text): w.field(key, text)
+            }
         }
         let list = contacts
         w.array("contacts", list.count) { list.storage[$0] }
-    }
-
-    @inline(__always) private static func vectors<W: JSONMembers>(_ w: inout W, _ translation: Vector, _ velocity: Vector) {
-        w.field("dx", translation.dx, decimals: 2)
-        w.field("dy", translation.dy, decimals: 2)
-        w.field("vx", velocity.dx, decimals: 1)
-        w.field("vy", velocity.dy, decimals: 1)
     }
 
     /// The event as one JSON line without the trailing newline (for tests and small outputs).

@@ -515,20 +515,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         // The state before is only read when recording: reading it on every input cost 6 % of
         // a frame (docs/performance.md).
         guard recordsTransitions else {
-            // Each kind's action is applied where it was returned: returned from one switch and
-            // then applied, every action was copied once more, and that copy read back fields
-            // just written (a store-forwarding stall per action; docs/performance.md).
-            let time = input.time
-            let bit = UInt64(1) << UInt64(i)
-            switch store.slots[i] {
-            case let .tap(k): apply(i, GraphStore.step(&store[tap: k], input, bit, &deadlineMask), at: time, emit)
-            case let .longPress(k): apply(i, GraphStore.step(&store[longPress: k], input, bit, &deadlineMask), at: time, emit)
-            case let .pan(k): apply(i, GraphStore.step(&store[pan: k], input, bit, &deadlineMask), at: time, emit)
-            case let .swipe(k): apply(i, GraphStore.step(&store[swipe: k], input, bit, &deadlineMask), at: time, emit)
-            case let .edgeSwipe(k): apply(i, GraphStore.step(&store[edgeSwipe: k], input, bit, &deadlineMask), at: time, emit)
-            case let .pinch(k): apply(i, GraphStore.step(&store[pinch: k], input, bit, &deadlineMask), at: time, emit)
-            case let .rotate(k): apply(i, GraphStore.step(&store[rotate: k], input, bit, &deadlineMask), at: time, emit)
-            }
+            apply(i, store.handle(i, input, deadlines: &deadlineMask), at: input.time, emit)
             return
         }
         let before = store.stateName(i)
@@ -547,7 +534,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         // What every `changed` event of the frame shares, read once.
         let target = targetNames[t]
         let list = contactList(on: t)
-        var fingers = 0, position = Point.zero, detail = GestureDetail.rotate(rotation: 0, velocity: 0)
+        var fingers = 0, position = Point.zero, detail = GestureDetail(NoFields())
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
         for i in MemberIndices(members & arena.status.receiving) where arena.status[i].receivesContacts {
@@ -568,6 +555,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// input holds a copy of the sample, and made inline it had the whole sample copied on
     /// entry to the frame's loop, for every frame.
     @inline(never) mutating func deliverMovedInput(_ i: Int, _ s: GroupSample, _ emit: (GestureEvent) -> Void) {
+        guard recordsTransitions else { return apply(i, store.moved(i, s, deadlines: &deadlineMask), at: s.time, emit) }
         deliver(i, .contactsMoved(s), emit)
     }
 

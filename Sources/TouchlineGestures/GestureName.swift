@@ -8,7 +8,7 @@ import TouchlineCore
 /// atomic reference-count operations and every action copy an outlined copy; together that was
 /// the largest share of a frame (docs/performance.md). The set of names is the configuration's,
 /// so the interned storage is bounded by the distinct names a process ever configures.
-public struct GestureName: Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct GestureName: BitwiseCopyable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The name and its JSON form.
     public let interned: InternedString
 

@@ -192,70 +192,11 @@ extension GraphConfiguration {
 
     static func checkParameters(_ kind: RecognizerKind, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
         let kindName = kind.gesture.name.description
-        if let problem = parameterProblem(kind) {
-            throw GraphConfigurationError(.range, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.key) is \(problem.found); expected \(problem.expected)")
+        guard let problem = kind.problem else { return }
+        if problem.isRelation {
+            throw GraphConfigurationError(.minimumAboveMaximum, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.found); expected \(problem.expected)")
         }
-        if case let .pan(p) = kind, p.minimumFingers > p.maximumFingers {
-            throw GraphConfigurationError(.minimumAboveMaximum, subject, key: "minimumFingers",
-                "\(subject) (\(kindName)): minimumFingers \(p.minimumFingers) is more than maximumFingers \(p.maximumFingers); expected minimumFingers ≤ maximumFingers")
-        }
-    }
-
-    /// The first parameter of `kind` outside its limits, in the order of `parameters`: its key,
-    /// its value as a message shows it and what is allowed. The one table of limits: the TOML
-    /// reader asks it too, for the value it just set.
-    static func parameterProblem(_ kind: RecognizerKind) -> (key: String, found: String, expected: String)? {
-        typealias Problem = (key: String, found: String, expected: String)
-        func duration(_ key: String, _ d: Interval) -> Problem? {
-            d.microseconds > 0 && d <= Limits.longestDuration
-                ? nil : (key, milliseconds(d), "more than 0 ms and at most \(milliseconds(Limits.longestDuration))")
-        }
-        func distance(_ key: String, _ d: Double) -> Problem? {
-            d.isFinite && d >= 0 && d <= Limits.longestDistance ? nil : (key, "\(number(d)) mm", "0…\(number(Limits.longestDistance)) mm")
-        }
-        func fingers(_ key: String, _ n: Int, anyAllowed: Bool) -> Problem? {
-            let lowest = anyAllowed ? 0 : 1
-            return n >= lowest && n <= Limits.mostFingers
-                ? nil : (key, "\(n)", "\(lowest)…\(Limits.mostFingers)\(anyAllowed ? " (0: any number)" : "")")
-        }
-        func window(_ d: Interval) -> Problem? { duration("velocityWindow", d) }
-        switch kind {
-        case let .tap(p):
-            return fingers("fingers", p.fingers, anyAllowed: true)
-                ?? (p.taps >= 1 && p.taps <= Limits.mostTaps ? nil : ("taps", "\(p.taps)", "1…\(Limits.mostTaps)"))
-                ?? duration("maxDuration", p.maxDuration)
-                ?? distance("slop", p.slop)
-                ?? duration("multiTapInterval", p.multiTapInterval)
-                ?? distance("multiTapDistance", p.multiTapDistance)
-        case let .longPress(p):
-            return fingers("fingers", p.fingers, anyAllowed: true)
-                ?? duration("minimumDuration", p.minimumDuration)
-                ?? distance("slop", p.slop)
-        case let .pan(p):
-            return fingers("minimumFingers", p.minimumFingers, anyAllowed: false)
-                ?? fingers("maximumFingers", p.maximumFingers, anyAllowed: false)
-                ?? distance("slop", p.slop)
-                ?? window(p.velocityWindow)
-        case let .swipe(p):
-            let v = p.minimumVelocity, angle = p.maximumAngle
-            return fingers("fingers", p.fingers, anyAllowed: true)
-                ?? distance("minimumDistance", p.minimumDistance)
-                ?? (v.isFinite && v >= 0 && v <= Limits.highestSpeed
-                    ? nil : ("minimumVelocity", "\(number(v)) mm/s", "0…\(number(Limits.highestSpeed)) mm/s"))
-                ?? (angle.isFinite && angle > 0 && angle <= Limits.widestSwipeAngle
-                    ? nil : ("maximumAngle", "\(number(angle))°", "more than 0° and at most \(number(Limits.widestSwipeAngle))° (the angle from the nearest axis)"))
-                ?? duration("maximumDuration", p.maximumDuration)
-        case let .edgeSwipe(p):
-            return distance("margin", p.margin) ?? distance("slop", p.slop) ?? window(p.velocityWindow)
-        case let .pinch(p):
-            return distance("minimumSpanChange", p.minimumSpanChange) ?? window(p.velocityWindow)
-        case let .rotate(p):
-            let angle = p.minimumAngle
-            return (angle.isFinite && angle >= 0 && angle <= Limits.widestRotateAngle
-                    ? nil : ("minimumAngle", "\(number(angle))°", "0…\(number(Limits.widestRotateAngle))°"))
-                ?? distance("minimumTravel", p.minimumTravel)
-                ?? window(p.velocityWindow)
-        }
+        throw GraphConfigurationError(.range, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.key) is \(problem.found); expected \(problem.expected)")
     }
 
     /// A number as a message shows it: "3", "2.5", "-1", "nan", "inf".

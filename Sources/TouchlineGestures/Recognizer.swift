@@ -154,9 +154,9 @@ public enum RecognizerAction: Sendable {
 /// over their time difference, as Flutter's VelocityTracker looks at the last 100 ms. The
 /// samples live inline (no heap). A steady motion gives the same velocity at 60, 120 or 240 Hz,
 /// and a finger that rested longer than the window before lifting lifts at velocity 0.
-public struct VelocityEstimator: Hashable, Sendable {
+public struct VelocityEstimator: BitwiseCopyable, Hashable, Sendable {
     static let capacity = 8
-    struct Sample: Hashable, Sendable {
+    struct Sample: BitwiseCopyable, Hashable, Sendable {
         var t: Int64
         var x: Double
         var y: Double

@@ -1,6 +1,6 @@
-// The one place in TouchlineGestures that touches memory through pointers: the graph's storage
-// (the recognizers, one buffer per kind, the targets' state and the tracked contacts) in one
-// class, changed in place without a uniqueness check per access. Everything leaves this file
+// One of two places in TouchlineGestures that touch memory through pointers (the other is
+// UnsafeGestureDetail.swift): the graph's storage (the recognizers of every kind in one buffer,
+// the targets' state and the tracked contacts) in one class, changed in place without a uniqueness check per access. Everything leaves this file
 // through accessors that check the index first (subscripts) or through spans that cannot
 // outlive the call (`withTracked`, `withTrackedMutable`); no pointer leaves it, and none is in
 // a public or package signature.
@@ -14,11 +14,12 @@ import TouchlineCore
 /// runtime each, several per frame). Debug builds check at every write that `makeUnique()` came
 /// first, which is what makes `Storage`'s `@unchecked Sendable` true (below).
 ///
-/// A recognizer handles its input in place in its buffer: going through `AnyRecognizer` copied
-/// the whole recognizer out of the enum and back on every input (a pan, pinch or rotate holds
-/// a ~200-byte velocity estimator), which was the largest cost of a frame
-/// (docs/performance.md). Still no existentials and no dynamic dispatch (principle 10). The
-/// dispatch on a recognizer's kind is in GraphStore.swift.
+/// A recognizer handles its input in place in the buffer: copying it out and back on every
+/// input (a pan, pinch or rotate holds a ~200-byte velocity estimator) was the largest cost of
+/// a frame (docs/performance.md). Recognizers come from a table (RecognizerKind.swift): each
+/// slot names its kind, and one indirect call through the kind's conformance reaches the kind's
+/// own code, specialized, with the recognizer in place. No existential value is held and
+/// nothing is allocated per frame (principle 10).
 struct GraphStore: Sendable {
     /// Where each recognizer lives, by declaration index.
     let slots: [Slot]
@@ -27,12 +28,38 @@ struct GraphStore: Sendable {
     /// the graph keeps its own).
     private(set) var trackedCount = 0
 
-    init(slots: [Slot], taps: [TapRecognizer], longPresses: [LongPressRecognizer], pans: [PanRecognizer], swipes: [SwipeRecognizer],
-         edgeSwipes: [EdgeSwipeRecognizer], pinches: [PinchRecognizer], rotates: [RotateRecognizer], targets: [GestureGraph.TargetState]) {
-        self.slots = slots
-        storage = Storage(taps: taps, longPresses: longPresses, pans: pans, swipes: swipes, edgeSwipes: edgeSwipes, pinches: pinches,
-                          rotates: rotates, targets: targets, tracked: EmptyCollection())
+    /// Recognizer `i`'s kind and its place in the storage.
+    struct Slot: Sendable {
+        let kind: any GestureRecognizer.Type
+        /// Byte offset in the recognizers' buffer, aligned for the kind.
+        let offset: Int
+        /// The kind has a per-frame fast path (`movedWhileActive`): asked here, the others cost
+        /// no call.
+        let continuesInPlace: Bool
     }
+
+    init(_ kinds: [RecognizerKind], surface: Size, targets: [GestureGraph.TargetState]) {
+        var slots: [Slot] = []
+        var size = 0
+        for kind in kinds {
+            func layout<R: GestureRecognizer>(_: R.Type) -> (size: Int, alignment: Int) { (MemoryLayout<R>.stride, MemoryLayout<R>.alignment) }
+            let (stride, alignment) = layout(kind.recognizer)
+            let offset = (size + alignment - 1) / alignment * alignment
+            slots.append(Slot(kind: kind.recognizer, offset: offset, continuesInPlace: kind.recognizer.continuesInPlace))
+            size = offset + stride
+        }
+        self.slots = slots
+        storage = Storage(recognizerBytes: size, targets: targets, tracked: EmptyCollection())
+        for (slot, kind) in zip(slots, kinds) {
+            // The kind and its parameters come from one RecognizerKind, so they match; a kind
+            // whose parameters do not (our bug) is left at its defaults.
+            if !slot.kind._initialize(RecognizerCell(storage.recognizers + slot.offset), kind, surface: surface) {
+                _ = slot.kind._initialize(RecognizerCell(storage.recognizers + slot.offset), RecognizerKind(defaultsOf: slot.kind), surface: surface)
+            }
+        }
+    }
+
+    var indices: Range<Int> { slots.indices }
 
     /// Before any change: a graph that was copied gets its own storage.
     @inline(__always) mutating func makeUnique() {
@@ -46,40 +73,49 @@ struct GraphStore: Sendable {
         return storage
     }
 
-    // MARK: Recognizers, targets and contacts by index, checked
+    // MARK: Recognizers, by declaration index, through their kind
 
-    // Addressors, so that `&store[pan: k]` changes the recognizer where it lives (a getter and
-    // a setter copied it out and back). `checkedAddress` checks the index before the address
-    // is made.
+    /// Recognizer `i`'s cell: `slots[i]` (checked) names an offset inside the buffer, made
+    /// for the kind at that offset.
+    @inline(__always) private func cell(_ slot: Slot) -> RecognizerCell { RecognizerCell(storage.recognizers + slot.offset) }
 
-    subscript(tap k: Int) -> TapRecognizer {
-        unsafeAddress { UnsafePointer(storage.taps.checkedAddress(k)) }
-        unsafeMutableAddress { writable().taps.checkedAddress(k) }
+    /// Hands `input` to recognizer `i` and keeps its bit in `deadlines` (the set of
+    /// recognizers with a deadline) true, in the same call.
+    @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput, deadlines: inout UInt64) -> RecognizerAction {
+        let slot = slots[i]
+        _ = writable()
+        return slot.kind._handle(cell(slot), input, UInt64(1) << UInt64(i & 63), &deadlines)
     }
-    subscript(longPress k: Int) -> LongPressRecognizer {
-        unsafeAddress { UnsafePointer(storage.longPresses.checkedAddress(k)) }
-        unsafeMutableAddress { writable().longPresses.checkedAddress(k) }
+
+    /// `handle(i, .contactsMoved(s))`, with the input made inside the kind's own code (made
+    /// here, the whole sample was copied into it before the call).
+    @inline(__always) mutating func moved(_ i: Int, _ s: borrowing GroupSample, deadlines: inout UInt64) -> RecognizerAction {
+        let slot = slots[i]
+        _ = writable()
+        return slot.kind._moved(cell(slot), s, UInt64(1) << UInt64(i & 63), &deadlines)
     }
-    subscript(pan k: Int) -> PanRecognizer {
-        unsafeAddress { UnsafePointer(storage.pans.checkedAddress(k)) }
-        unsafeMutableAddress { writable().pans.checkedAddress(k) }
+
+    /// Contacts moved and recognizer `i` is an active continuous one: it updates in place and
+    /// writes its `changed` event's own fields; false (nothing done) for any other.
+    @inline(__always) mutating func movedWhileActive(_ i: Int, _ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
+        let slot = slots[i]
+        guard slot.continuesInPlace else { return false }
+        _ = writable()
+        return slot.kind._movedWhileActive(cell(slot), s, &fingers, &position, &detail)
     }
-    subscript(swipe k: Int) -> SwipeRecognizer {
-        unsafeAddress { UnsafePointer(storage.swipes.checkedAddress(k)) }
-        unsafeMutableAddress { writable().swipes.checkedAddress(k) }
+
+    @inline(__always) func deadline(_ i: Int) -> Timestamp? {
+        let slot = slots[i]
+        return slot.kind._deadline(cell(slot))
     }
-    subscript(edgeSwipe k: Int) -> EdgeSwipeRecognizer {
-        unsafeAddress { UnsafePointer(storage.edgeSwipes.checkedAddress(k)) }
-        unsafeMutableAddress { writable().edgeSwipes.checkedAddress(k) }
+
+    /// The current state's name, for transition logs and explain lines.
+    func stateName(_ i: Int) -> StaticString {
+        let slot = slots[i]
+        return slot.kind._stateName(cell(slot))
     }
-    subscript(pinch k: Int) -> PinchRecognizer {
-        unsafeAddress { UnsafePointer(storage.pinches.checkedAddress(k)) }
-        unsafeMutableAddress { writable().pinches.checkedAddress(k) }
-    }
-    subscript(rotate k: Int) -> RotateRecognizer {
-        unsafeAddress { UnsafePointer(storage.rotates.checkedAddress(k)) }
-        unsafeMutableAddress { writable().rotates.checkedAddress(k) }
-    }
+
+    // MARK: Targets and contacts by index, checked
 
     /// Target `t`'s state.
     subscript(target t: Int) -> GestureGraph.TargetState {
@@ -141,7 +177,7 @@ struct GraphStore: Sendable {
     }
 
     /// The buffers this object owns. The buffers are constants (reading them takes no
-    /// exclusivity check); their elements are changed in place, only through `GraphStore`'s
+    /// exclusivity check); their contents are changed in place, only through `GraphStore`'s
     /// checked accessors above.
     ///
     /// `@unchecked Sendable`, justified: the buffers are written only through a `GraphStore`
@@ -151,66 +187,94 @@ struct GraphStore: Sendable {
     /// which Swift's exclusivity rules hold to one thread at a time. The buffers never escape:
     /// the class and its fields are private to this file.
     private final class Storage: @unchecked Sendable {
-        let taps: UnsafeMutableBufferPointer<TapRecognizer>
-        let longPresses: UnsafeMutableBufferPointer<LongPressRecognizer>
-        let pans: UnsafeMutableBufferPointer<PanRecognizer>
-        let swipes: UnsafeMutableBufferPointer<SwipeRecognizer>
-        let edgeSwipes: UnsafeMutableBufferPointer<EdgeSwipeRecognizer>
-        let pinches: UnsafeMutableBufferPointer<PinchRecognizer>
-        let rotates: UnsafeMutableBufferPointer<RotateRecognizer>
+        /// Every recognizer, each at its slot's offset (BitwiseCopyable values: copied as bytes,
+        /// nothing to deinitialize).
+        let recognizers: UnsafeMutableRawPointer
+        let recognizerBytes: Int
         let targets: UnsafeMutableBufferPointer<GestureGraph.TargetState>
         /// Room for `GestureGraph.contactCapacity` contacts, the first `trackedCount` of the
         /// store initialized.
         let tracked: UnsafeMutableBufferPointer<GestureGraph.Tracked>
 
-        init(taps: [TapRecognizer], longPresses: [LongPressRecognizer], pans: [PanRecognizer], swipes: [SwipeRecognizer],
-             edgeSwipes: [EdgeSwipeRecognizer], pinches: [PinchRecognizer], rotates: [RotateRecognizer],
-             targets: [GestureGraph.TargetState], tracked: some Collection<GestureGraph.Tracked>) {
-            self.taps = Storage.buffer(taps)
-            self.longPresses = Storage.buffer(longPresses)
-            self.pans = Storage.buffer(pans)
-            self.swipes = Storage.buffer(swipes)
-            self.edgeSwipes = Storage.buffer(edgeSwipes)
-            self.pinches = Storage.buffer(pinches)
-            self.rotates = Storage.buffer(rotates)
-            self.targets = Storage.buffer(targets)
+        /// Recognizers are laid out at offsets aligned for their kind, from a base aligned for
+        /// any of them (no Swift value needs more than 16 bytes).
+        static let alignment = 16
+
+        init(recognizerBytes: Int, targets: some Collection<GestureGraph.TargetState>, tracked: some Collection<GestureGraph.Tracked>) {
+            self.recognizerBytes = recognizerBytes
+            recognizers = UnsafeMutableRawPointer.allocate(byteCount: max(recognizerBytes, 1), alignment: Storage.alignment)
+            self.targets = UnsafeMutableBufferPointer.allocate(capacity: targets.count)
+            _ = self.targets.initialize(from: targets)
             self.tracked = UnsafeMutableBufferPointer.allocate(capacity: GestureGraph.contactCapacity)
             // In bounds: a copy passes at most `trackedCount` ≤ contactCapacity contacts.
             precondition(tracked.count <= self.tracked.count, "GraphStore: more contacts than room")
             _ = self.tracked.initialize(from: tracked)
         }
 
-        /// A buffer of exactly `elements.count`, every element initialized.
-        private static func buffer<R>(_ elements: some Collection<R>) -> UnsafeMutableBufferPointer<R> {
-            let buffer = UnsafeMutableBufferPointer<R>.allocate(capacity: elements.count)
-            _ = buffer.initialize(from: elements)
-            return buffer
-        }
-
         /// A copy with the first `trackedCount` contacts.
         func copy(trackedCount: Int) -> Storage {
-            Storage(taps: Array(taps), longPresses: Array(longPresses), pans: Array(pans), swipes: Array(swipes),
-                    edgeSwipes: Array(edgeSwipes), pinches: Array(pinches), rotates: Array(rotates),
-                    targets: Array(targets), tracked: tracked.prefix(trackedCount))
+            let copy = Storage(recognizerBytes: recognizerBytes, targets: targets, tracked: tracked.prefix(trackedCount))
+            // Both buffers hold `recognizerBytes` bytes of BitwiseCopyable values.
+            copy.recognizers.copyMemory(from: recognizers, byteCount: recognizerBytes)
+            return copy
         }
 
         deinit {
-            Storage.release(taps)
-            Storage.release(longPresses)
-            Storage.release(pans)
-            Storage.release(swipes)
-            Storage.release(edgeSwipes)
-            Storage.release(pinches)
-            Storage.release(rotates)
-            Storage.release(targets)
+            recognizers.deallocate()
+            targets.deinitialize().deallocate()
             // Trivial values: the tracked contacts need no deinitializing.
             tracked.deallocate()
         }
-
-        private static func release<R>(_ buffer: UnsafeMutableBufferPointer<R>) {
-            buffer.deinitialize().deallocate()
-        }
     }
+}
+
+/// Where one recognizer lives in a graph's storage: handed by the graph to its kind's
+/// `GestureRecognizer` requirements below (provided, never implemented by a kind). Opaque: no
+/// pointer is visible outside this file.
+public struct RecognizerCell {
+    let address: UnsafeMutableRawPointer
+    init(_ address: UnsafeMutableRawPointer) { self.address = address }
+}
+
+// The kind's side of the graph's dispatch (GraphStore above): each requirement is implemented
+// once, here, for every kind, and specialized for each conformer in its witness, so one
+// indirect call reaches the kind's own code with the recognizer in place.
+extension GestureRecognizer {
+    @inline(__always) private static func recognizer(_ cell: RecognizerCell) -> UnsafeMutablePointer<Self> {
+        // The cell is at a slot's offset, which GraphStore.init laid out and initialized for
+        // this kind (the slot's kind is the type this is called on).
+        cell.address.assumingMemoryBound(to: Self.self)
+    }
+
+    public static func _initialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool {
+        guard let parameters = kind.parameters(of: Self.self) else { return false }
+        // Uninitialized memory of this kind's size and alignment at the slot's offset.
+        cell.address.initializeMemory(as: Self.self, to: Self(parameters: parameters, surface: surface))
+        return true
+    }
+
+    public static func _handle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        let r = recognizer(cell)
+        let action = r.pointee.handle(input)
+        deadlines = r.pointee.deadline != nil ? deadlines | bit : deadlines & ~bit
+        return action
+    }
+
+    public static func _moved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        let r = recognizer(cell)
+        let action = r.pointee.handle(.contactsMoved(copy s))
+        deadlines = r.pointee.deadline != nil ? deadlines | bit : deadlines & ~bit
+        return action
+    }
+
+    public static func _movedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
+                                         _ detail: inout GestureDetail) -> Bool {
+        recognizer(cell).pointee.movedWhileActive(s, fingers: &fingers, position: &position, detail: &detail)
+    }
+
+    public static func _deadline(_ cell: RecognizerCell) -> Timestamp? { recognizer(cell).pointee.deadline }
+
+    public static func _stateName(_ cell: RecognizerCell) -> StaticString { recognizer(cell).pointee.stateName }
 }
 
 extension UnsafeMutableBufferPointer {

@@ -94,17 +94,8 @@ extension GestureEvent {
         } else {
             line += " f\(fingers) (\(formatFixed(position.x, decimals: 2)),\(formatFixed(position.y, decimals: 2)))"
         }
-        func v(_ a: Vector, _ d: Int) -> String { "(\(formatFixed(a.dx, decimals: d)),\(formatFixed(a.dy, decimals: d)))" }
-        switch detail {
-        case let .tap(count, _): line += " count=\(count)"
-        case let .longPress(duration): line += " duration=\(formatFixed(duration.milliseconds, decimals: 0))ms"
-        case let .pan(t, _): line += " d=\(v(t, 2))"
-        case let .swipe(direction, t, velocity, _): line += " \(direction) d=\(v(t, 2)) v=\(v(velocity, 0))"
-        case let .edgeSwipe(edge, t, _): line += " \(edge) d=\(v(t, 2))"
-        case let .pinch(scale, _, span): line += " scale=\(formatFixed(scale, decimals: 4)) span=\(formatFixed(span, decimals: 2))"
-        case let .rotate(rotation, _): line += " rotation=\(formatFixed(rotation, decimals: 4))"
-        case let .explain(reason): line += ": \(reason)"
-        }
+        // Each kind says how its fields read (its GestureFields' summary).
+        line += detail.summary
         return line
     }
 }

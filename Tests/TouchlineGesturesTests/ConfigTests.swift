@@ -30,9 +30,9 @@ import TouchlineTesting
         #expect(config.targets.map(\.name) == ["screen", "okButton"])
         #expect(config.recognizers.map(\.name) == ["doubleTap", "tap", "press", "swipe", "pinch", "rotate", "pan", "ok"])
         #expect(config.recognizers[1].requiresFailureOf == ["doubleTap"])
-        guard case let .tap(doubleTap) = config.recognizers[0].kind, case let .tap(tap) = config.recognizers[1].kind,
-              case let .longPress(press) = config.recognizers[2].kind, case let .swipe(swipe) = config.recognizers[3].kind,
-              case let .pan(pan) = config.recognizers[6].kind
+        guard let doubleTap = config.recognizers[0].kind.parameters(of: TapRecognizer.self), let tap = config.recognizers[1].kind.parameters(of: TapRecognizer.self),
+              let press = config.recognizers[2].kind.parameters(of: LongPressRecognizer.self), let swipe = config.recognizers[3].kind.parameters(of: SwipeRecognizer.self),
+              let pan = config.recognizers[6].kind.parameters(of: PanRecognizer.self)
         else { Issue.record("kinds"); return }
         #expect(doubleTap.taps == 2)
         #expect(tap.maxDuration == .milliseconds(250))
@@ -49,12 +49,9 @@ import TouchlineTesting
         let config = try parse("[defaults]\ntap.maxDuration = \"0.2s\"\npinch.minimumSpanChange = \"1cm\"\nrotate.minimumAngle = \"0.5rad\"\n")
         #expect(config.recognizers.map(\.name) == GraphConfiguration.default.recognizers.map(\.name))
         for spec in config.recognizers {
-            switch spec.kind {
-            case let .tap(p): #expect(p.maxDuration == .milliseconds(200))
-            case let .pinch(p): #expect(p.minimumSpanChange == 10)
-            case let .rotate(p): #expect(abs(p.minimumAngle - 28.6479) < 0.001)
-            case .longPress, .pan, .swipe, .edgeSwipe: break
-            }
+            if let p = spec.kind.parameters(of: TapRecognizer.self) { #expect(p.maxDuration == .milliseconds(200)) }
+            if let p = spec.kind.parameters(of: PinchRecognizer.self) { #expect(p.minimumSpanChange == 10) }
+            if let p = spec.kind.parameters(of: RotateRecognizer.self) { #expect(abs(p.minimumAngle - 28.6479) < 0.001) }
         }
     }
 
@@ -150,8 +147,8 @@ import TouchlineTesting
     /// 532b116 refused `0x2A` and every other TOML it did not hand-parse.
     @Test func anyTOMLSpellingOfANumberIsAccepted() throws {
         let config = try parse("[defaults]\ntap.taps = 0x2\ntap.maxDuration = 0x2A\nlongPress.minimumDuration = 1_000\npan.slop = 0b11\n")
-        guard case let .tap(tap) = config.recognizers[0].kind, case let .longPress(press) = config.recognizers[1].kind,
-              case let .pan(pan) = config.recognizers[6].kind else { Issue.record("kinds"); return }
+        guard let tap = config.recognizers[0].kind.parameters(of: TapRecognizer.self), let press = config.recognizers[1].kind.parameters(of: LongPressRecognizer.self),
+              let pan = config.recognizers[6].kind.parameters(of: PanRecognizer.self) else { Issue.record("kinds"); return }
         #expect(tap.taps == 2)
         #expect(tap.maxDuration == .milliseconds(42))
         #expect(press.minimumDuration == .milliseconds(1000))
@@ -168,7 +165,7 @@ import TouchlineTesting
     /// A recognizer's own setting wins over [defaults].
     @Test func ownSettingsWinOverDefaults() throws {
         let config = try parse("[defaults]\ntap.taps = 3\n[[recognizer]]\nkind = \"tap\"\ntaps = 2\n[[recognizer]]\nname = \"t3\"\nkind = \"tap\"\n")
-        guard case let .tap(own) = config.recognizers[0].kind, case let .tap(defaulted) = config.recognizers[1].kind else { Issue.record("kinds"); return }
+        guard let own = config.recognizers[0].kind.parameters(of: TapRecognizer.self), let defaulted = config.recognizers[1].kind.parameters(of: TapRecognizer.self) else { Issue.record("kinds"); return }
         #expect(own.taps == 2)
         #expect(defaulted.taps == 3)
     }

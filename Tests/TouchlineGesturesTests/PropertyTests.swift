@@ -220,11 +220,9 @@ func randomScript(seed: UInt64, rate: Double = 120) -> TouchScript {
     static func winners(_ events: [GestureEvent]) -> [String] {
         events.compactMap { e in
             guard e.gesture != .explain, e.phase == .began || e.phase == .recognized else { return nil }
-            switch e.detail {
-            case let .swipe(direction, _, _, _): return "swipe \(direction) f\(e.fingers)"
-            case let .tap(count, _): return "tap \(count) f\(e.fingers)"
-            default: return "\(e.recognizer) f\(e.fingers)"
-            }
+            if let swipe = e.detail.fields(as: SwipeFields.self) { return "swipe \(swipe.direction) f\(e.fingers)" }
+            if let tap = e.detail.fields(as: TapFields.self) { return "tap \(tap.count) f\(e.fingers)" }
+            return "\(e.recognizer) f\(e.fingers)"
         }
     }
 

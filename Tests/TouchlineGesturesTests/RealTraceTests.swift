@@ -31,7 +31,7 @@ import TouchlineTesting
         }
         let taps = events.filter { $0.gesture == .tap }
         let counts = taps.map { event -> Int in
-            if case let .tap(count, _) = event.detail { return count }
+            if let count = event.detail.fields(as: TapFields.self)?.count { return count }
             return 0
         }
         #expect(taps.count == 9)
@@ -47,7 +47,7 @@ import TouchlineTesting
         var fingers = 0
         for e in events where e.gesture == .pan {
             fingers = max(fingers, e.fingers)
-            if e.phase == .ended, case let .pan(translation, _) = e.detail {
+            if e.phase == .ended, let translation = e.detail.fields(as: PanFields.self)?.translation {
                 result.append((fingers, translation))
                 fingers = 0
             }
@@ -82,7 +82,7 @@ import TouchlineTesting
     @Test func wacomDoubleCenterCircleRotates() throws {
         let (_, events) = try replayTrace("evemu-devices/Wacom ISDv4 E6 Finger.double-center-circle.events")
         let rotations = events.compactMap { e -> Double? in
-            if case let .rotate(rotation, _) = e.detail { return rotation }
+            if let rotation = e.detail.fields(as: RotateFields.self)?.rotation { return rotation }
             return nil
         }
         #expect(!rotations.isEmpty)
@@ -95,7 +95,7 @@ import TouchlineTesting
     @Test func n4PinchScaleFallsBelowAndRisesAbove0_7() throws {
         let (_, events) = try replayTrace("xorg-integration-tests/n4.events")
         let scales = events.compactMap { e -> Double? in
-            if case let .pinch(scale, _, _) = e.detail { return scale }
+            if let scale = e.detail.fields(as: PinchFields.self)?.scale { return scale }
             return nil
         }
         let firstBelow = try #require(scales.firstIndex { $0 < 0.7 })
@@ -108,7 +108,7 @@ import TouchlineTesting
         let end = try #require(trace.frames.last?.time)
         let presses = events.filter { $0.gesture == .longPress && $0.phase == .ended }
         let durations = presses.map { e -> (Double, Double) in
-            guard case let .longPress(duration) = e.detail else { return (0, 0) }
+            guard let duration = e.detail.fields(as: LongPressFields.self)?.duration else { return (0, 0) }
             return ((e.time - start).seconds, duration.seconds)
         }
         // The 0.69 s still press near the end of the 24 s file.
@@ -128,7 +128,8 @@ import TouchlineTesting
         let edgeSwipes = events.compactMap { e -> (fingers: Int, translation: Vector)? in
             guard e.gesture == .edgeSwipe else { return nil }
             edgeFingers = max(edgeFingers, e.fingers)
-            guard e.phase == .ended, case let .edgeSwipe(.left, translation, _) = e.detail else { return nil }
+            guard e.phase == .ended, let edge = e.detail.fields(as: EdgeSwipeFields.self), edge.edge == .left else { return nil }
+            let translation = edge.translation
             return (edgeFingers, translation)
         }
         let found = pans(events) + edgeSwipes

@@ -211,14 +211,15 @@ import TouchlineTesting
             "0.300000 pan ended f1 (50.00,70.00) d=(0.00,20.00)",
         ])
         let ended = h.gestures.last!
-        guard case let .pan(translation, velocity) = ended.detail else { Issue.record("not a pan"); return }
+        guard let pan = ended.detail.fields(as: PanFields.self) else { Issue.record("not a pan"); return }
+        let (translation, velocity) = (pan.translation, pan.velocity)
         #expect(translation == Vector(dx: 0, dy: 20))
         // It moved at 100 mm/s, then rested 100 ms (no frames) before lifting: a finger that
         // rests as long as the velocity window lifts at rest.
         #expect(velocity == .zero)
         let changed = h.gestures.filter { $0.phase == .changed }
         for e in changed {
-            guard case let .pan(_, v) = e.detail else { continue }
+            guard let v = e.detail.fields(as: PanFields.self)?.velocity else { continue }
             #expect(abs(v.dy - 100) < 0.001 && v.dx == 0)
         }
         try h.expectNothingPending()

@@ -182,7 +182,7 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
         for _ in 0..<rng.int(0...20) { contacts.append(ContactID(UInt32(truncatingIfNeeded: rng.next()))) }
         let event = GestureEvent(
             seq: rng.chance(0.1) ? Int.max : rng.int(0...1_000_000), time: Timestamp(microseconds: Int64(rng.int(-5_000_000...Int(Int32.max)))),
-            device: rng.int(0...3), gesture: GestureKind.allCases[rng.int(0...6)], phase: GesturePhase.allCases[rng.int(0...4)],
+            device: rng.int(0...3), gesture: RecognizerRegistry.standard.kinds[rng.int(0...6)].gesture, phase: GesturePhase.allCases[rng.int(0...4)],
             target: "surface", recognizer: "pan \"quoted\"", fingers: rng.int(0...40), position: Point(x: number(), y: number()),
             contacts: contacts, detail: details[rng.int(0...details.count - 1)])
         var fast = JSONWriter(), reference = JSONWriter()

@@ -5,8 +5,8 @@ import TouchlineCore
 /// `ContinuousRecognizer`. Conformers are concrete value types and the graph holds
 /// `ContinuousRecognizer<PanMeasure>` and the others directly, so a frame goes through no
 /// existential and allocates nothing (principle 10).
-public protocol ContinuousMeasure: Hashable, Sendable {
-    associatedtype Parameters: Hashable, Sendable
+public protocol ContinuousMeasure: BitwiseCopyable, Hashable, Sendable {
+    associatedtype Parameters: BitwiseCopyable, Hashable, Sendable
     /// Contacts the gesture needs to go on: with fewer remaining it ends (1 for pan and edge
     /// swipe, 2 for pinch and rotate).
     static var fingersToContinue: Int { get }
@@ -43,8 +43,8 @@ public enum ContinuousVerdict: Sendable {
 /// claim when the measure's threshold is crossed, report `began` / `changed` / `ended` once the
 /// arena accepts, end when fewer than `fingersToContinue` contacts remain. Diagrams:
 /// docs/gestures.md#pan, #edge-swipe, #pinch, #rotate (the same states; the guards differ).
-public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendable {
-    public struct Track: Hashable, Sendable {
+public struct ContinuousRecognizer<Measure: ContinuousMeasure>: BitwiseCopyable, Hashable, Sendable {
+    public struct Track: BitwiseCopyable, Hashable, Sendable {
         public var measure: Measure
         public var fingers: Int
         public var position: Point
@@ -79,7 +79,7 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
     /// updates the track in place: a `State` with the track inside was copied out of the enum
     /// and back on every input (the track holds a ~200-byte velocity estimator), the largest
     /// cost of a frame (docs/performance.md).
-    enum Phase: UInt8, Sendable {
+    enum Phase: UInt8, BitwiseCopyable, Sendable {
         case idle, tracking, claimed, active
         var name: StaticString {
             switch self {
@@ -128,7 +128,7 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: Hashable, Sendab
     /// `changed`), and the event's own fields are written out for the graph to send. False in
     /// any other phase: then the input goes through `handle`. Returning the action and matching
     /// it again cost about a third of a frame (docs/performance.md).
-    @inline(__always) mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
+    @inline(__always) public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
         guard phase == .active else { return false }
         update(s)
         fingers = track.fingers

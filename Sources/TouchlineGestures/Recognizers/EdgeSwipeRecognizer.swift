@@ -6,17 +6,13 @@ import TouchlineCore
 public typealias EdgeSwipeRecognizer = ContinuousRecognizer<EdgeSwipeMeasure>
 
 extension ContinuousRecognizer where Measure == EdgeSwipeMeasure {
-    public init(parameters: EdgeSwipeParameters, surface: Size) {
-        self.init(parameters: EdgeSwipeMeasure.Setup(parameters: parameters, surface: surface))
-    }
-
     public var surface: Size { parameters.surface }
 }
 
 /// The edge the first contact landed near, and the pan's motion from there.
-public struct EdgeSwipeMeasure: ContinuousMeasure {
+public struct EdgeSwipeMeasure: ContinuousGesture {
     /// The edges are the sensor's, so the recognizer needs its size.
-    public struct Setup: Hashable, Sendable {
+    public struct Setup: BitwiseCopyable, Hashable, Sendable {
         public var parameters: EdgeSwipeParameters
         public var surface: Size
     }
@@ -74,5 +70,58 @@ public struct EdgeSwipeMeasure: ContinuousMeasure {
 
     public mutating func lastLift(at time: Timestamp) { motion.lastLift(at: time) }
 
-    public var detail: GestureDetail { .edgeSwipe(edge: edge, translation: motion.translation, velocity: motion.velocity) }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct EdgeSwipeParameters: BitwiseCopyable, Hashable, Sendable {
+    public var margin = Thresholds.edgeMargin
+    public var slop = Thresholds.edgeSlop
+    public var velocityWindow = Thresholds.velocityWindow
+    public init() {}
+}
+
+extension EdgeSwipeMeasure {
+    public static let gesture = GestureKind("edgeSwipe")
+    public static var defaultParameters: EdgeSwipeParameters { EdgeSwipeParameters() }
+    public static let parameterDeclarations: [RecognizerParameter<EdgeSwipeParameters>] = [
+        .distance("margin", \.margin),
+        .distance("slop", \.slop),
+        .duration("velocityWindow", \.velocityWindow),
+    ]
+    public static func setup(_ parameters: EdgeSwipeParameters, surface: Size) -> Setup { Setup(parameters: parameters, surface: surface) }
+    public var fields: EdgeSwipeFields { EdgeSwipeFields(edge: edge, translation: motion.translation, velocity: motion.velocity) }
+}
+
+extension GestureKind {
+    public static let edgeSwipe = EdgeSwipeMeasure.gesture
+}
+
+extension RecognizerKind {
+    public static func edgeSwipe(_ parameters: EdgeSwipeParameters = EdgeSwipeParameters()) -> RecognizerKind {
+        RecognizerKind(EdgeSwipeRecognizer.self, parameters)
+    }
+}
+
+/// An edge swipe's fields: the `edge` it came from, then a pan's.
+public struct EdgeSwipeFields: GestureFields {
+    public var edge: ScreenEdge
+    public var translation: Vector
+    public var velocity: Vector
+    public init(edge: ScreenEdge, translation: Vector, velocity: Vector) {
+        self.edge = edge
+        self.translation = translation
+        self.velocity = velocity
+    }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) {
+        body("edge", .word(edge.name))
+        Vector.fields(translation, velocity, body)
+    }
+    public var summary: String { " \(edge) d=\(translation.text(decimals: 2))" }
+}
+
+extension GestureDetail {
+    public static func edgeSwipe(edge: ScreenEdge, translation: Vector, velocity: Vector) -> GestureDetail {
+        GestureDetail(EdgeSwipeFields(edge: edge, translation: translation, velocity: velocity))
+    }
 }

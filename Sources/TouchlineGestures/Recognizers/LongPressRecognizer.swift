@@ -3,7 +3,7 @@ import TouchlineCore
 /// Long press: contacts held `minimumDuration` without any moving more than `slop`; then
 /// `changed` on motion and `ended` at the last lift. Diagram: docs/gestures.md#long-press.
 public struct LongPressRecognizer: Hashable, Sendable {
-    public struct Press: Hashable, Sendable {
+    public struct Press: BitwiseCopyable, Hashable, Sendable {
         public var start: Timestamp
         public var fingers: Int
         public var position: Point
@@ -12,7 +12,7 @@ public struct LongPressRecognizer: Hashable, Sendable {
         public var lifted: Bool
     }
 
-    public enum State: Hashable, Sendable, CustomStringConvertible {
+    public enum State: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
         case idle
         /// Contacts down, the duration not reached yet.
         case pressing(Press)
@@ -148,4 +148,63 @@ public struct LongPressRecognizer: Hashable, Sendable {
         }
         return .none
     }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct LongPressParameters: BitwiseCopyable, Hashable, Sendable {
+    /// Exact number of fingers; 0 accepts any.
+    public var fingers = 0
+    public var minimumDuration = Thresholds.longPressDuration
+    public var slop = Thresholds.longPressSlop
+    public init() {}
+}
+
+extension LongPressRecognizer: GestureRecognizer {
+    public static let gesture = GestureKind("longPress")
+    public static var defaultParameters: LongPressParameters { LongPressParameters() }
+    public static let parameters: [RecognizerParameter<LongPressParameters>] = [
+        .fingers("fingers", anyAllowed: true, \.fingers),
+        .duration("minimumDuration", \.minimumDuration),
+        .distance("slop", \.slop),
+    ]
+    public init(parameters: LongPressParameters, surface: Size) { self.init(parameters: parameters) }
+    public var stateName: StaticString { state.name }
+
+    /// A press in progress follows its contacts: the per-frame fast path (the same transition
+    /// as `handle(.contactsMoved(s))` when active).
+    public static var continuesInPlace: Bool { true }
+    @inline(__always) public mutating func movedWhileActive(
+        _ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail
+    ) -> Bool {
+        guard case .active(var press) = state else { return false }
+        press.position = s.centroid
+        state = .active(press)
+        fingers = press.fingers
+        position = press.position
+        detail = .longPress(duration: s.time - press.start)
+        return true
+    }
+}
+
+extension GestureKind {
+    public static let longPress = LongPressRecognizer.gesture
+}
+
+extension RecognizerKind {
+    public static func longPress(_ parameters: LongPressParameters = LongPressParameters()) -> RecognizerKind {
+        RecognizerKind(LongPressRecognizer.self, parameters)
+    }
+}
+
+/// A long press's field: `duration`, since the first contact went down.
+public struct LongPressFields: GestureFields {
+    public var duration: Interval
+    public init(duration: Interval) { self.duration = duration }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) { body("duration", .duration(duration)) }
+    public var summary: String { " duration=\(formatFixed(duration.milliseconds, decimals: 0))ms" }
+}
+
+extension GestureDetail {
+    public static func longPress(duration: Interval) -> GestureDetail { GestureDetail(LongPressFields(duration: duration)) }
 }

@@ -7,7 +7,7 @@ public typealias PanRecognizer = ContinuousRecognizer<PanMeasure>
 
 /// The centroid's translation since the first contact down and its velocity; the edge swipe
 /// tracks its motion with it too.
-public struct PanMeasure: ContinuousMeasure {
+public struct PanMeasure: ContinuousGesture {
     public var translation: Vector
     public var velocity: Vector
     public var estimator: VelocityEstimator
@@ -50,10 +50,75 @@ public struct PanMeasure: ContinuousMeasure {
     /// A finger that rested before lifting ends at the velocity of the lift's time.
     public mutating func lastLift(at time: Timestamp) { measureVelocity(at: time) }
 
-    public var detail: GestureDetail { .pan(translation: translation, velocity: velocity) }
 
     @inline(__always) private mutating func measureVelocity(at time: Timestamp) {
         let (vx, vy) = estimator.record(time, translation.dx, translation.dy)
         velocity = Vector(dx: vx, dy: vy)
     }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct PanParameters: BitwiseCopyable, Hashable, Sendable {
+    public var minimumFingers = 1
+    public var maximumFingers = 10
+    public var slop = Thresholds.panSlop
+    public var velocityWindow = Thresholds.velocityWindow
+    public init() {}
+}
+
+extension PanMeasure {
+    public static let gesture = GestureKind("pan")
+    public static var defaultParameters: PanParameters { PanParameters() }
+    public static let parameterDeclarations: [RecognizerParameter<PanParameters>] = [
+        .fingers("minimumFingers", anyAllowed: false, \.minimumFingers),
+        .fingers("maximumFingers", anyAllowed: false, \.maximumFingers),
+        .distance("slop", \.slop),
+        .duration("velocityWindow", \.velocityWindow),
+    ]
+    public static func relationProblem(_ p: PanParameters) -> ParameterProblem? {
+        p.minimumFingers <= p.maximumFingers ? nil : ParameterProblem(
+            key: "minimumFingers", found: "minimumFingers \(p.minimumFingers) is more than maximumFingers \(p.maximumFingers)",
+            expected: "minimumFingers ≤ maximumFingers", isRelation: true)
+    }
+    public var fields: PanFields { PanFields(translation: translation, velocity: velocity) }
+}
+
+extension GestureKind {
+    public static let pan = PanMeasure.gesture
+}
+
+extension RecognizerKind {
+    public static func pan(_ parameters: PanParameters = PanParameters()) -> RecognizerKind { RecognizerKind(PanRecognizer.self, parameters) }
+}
+
+/// A pan's fields: `dx`, `dy`, the translation in mm since the first contact went down; `vx`,
+/// `vy`, its velocity in mm/s.
+public struct PanFields: GestureFields {
+    public var translation: Vector
+    public var velocity: Vector
+    public init(translation: Vector, velocity: Vector) {
+        self.translation = translation
+        self.velocity = velocity
+    }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) { Vector.fields(translation, velocity, body) }
+    public var summary: String { " d=\(translation.text(decimals: 2))" }
+}
+
+extension GestureDetail {
+    public static func pan(translation: Vector, velocity: Vector) -> GestureDetail { GestureDetail(PanFields(translation: translation, velocity: velocity)) }
+}
+
+extension Vector {
+    /// A translation and a velocity as the pan-like events write them: `dx`, `dy` (mm, 2
+    /// decimals), `vx`, `vy` (mm/s, 1 decimal).
+    @inline(__always) static func fields(_ translation: Vector, _ velocity: Vector, _ body: (StaticString, FieldValue) -> Void) {
+        body("dx", .number(translation.dx, decimals: 2))
+        body("dy", .number(translation.dy, decimals: 2))
+        body("vx", .number(velocity.dx, decimals: 1))
+        body("vy", .number(velocity.dy, decimals: 1))
+    }
+
+    /// "(dx,dy)" for log lines.
+    func text(decimals: Int) -> String { "(\(formatFixed(dx, decimals: decimals)),\(formatFixed(dy, decimals: decimals)))" }
 }

@@ -6,7 +6,7 @@ import TouchlineCore
 /// Diagram: docs/gestures.md#pinch.
 public typealias PinchRecognizer = ContinuousRecognizer<PinchMeasure>
 
-public struct PinchMeasure: ContinuousMeasure {
+public struct PinchMeasure: ContinuousGesture {
     /// Product of the frame-to-frame span ratios since tracking began.
     public var scale: Double
     /// Sum of the frame-to-frame span changes, mm.
@@ -48,5 +48,56 @@ public struct PinchMeasure: ContinuousMeasure {
 
     public mutating func lastLift(at time: Timestamp) {}
 
-    public var detail: GestureDetail { .pinch(scale: scale, velocity: velocity, span: span) }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct PinchParameters: BitwiseCopyable, Hashable, Sendable {
+    public var minimumSpanChange = Thresholds.pinchMinSpanChange
+    public var velocityWindow = Thresholds.velocityWindow
+    public init() {}
+}
+
+extension PinchMeasure {
+    public static let gesture = GestureKind("pinch")
+    public static var defaultParameters: PinchParameters { PinchParameters() }
+    public static let parameterDeclarations: [RecognizerParameter<PinchParameters>] = [
+        .distance("minimumSpanChange", \.minimumSpanChange),
+        .duration("velocityWindow", \.velocityWindow),
+    ]
+    public var fields: PinchFields { PinchFields(scale: scale, velocity: velocity, span: span) }
+}
+
+extension GestureKind {
+    public static let pinch = PinchMeasure.gesture
+}
+
+extension RecognizerKind {
+    public static func pinch(_ parameters: PinchParameters = PinchParameters()) -> RecognizerKind { RecognizerKind(PinchRecognizer.self, parameters) }
+}
+
+/// A pinch's fields: `scale`, span now / span at the first down (1 = unchanged);
+/// `scaleVelocity`, scale per second; `span`, 2 × mean distance of the contacts from their
+/// centroid (the distance between two fingers), mm.
+public struct PinchFields: GestureFields {
+    public var scale: Double
+    public var velocity: Double
+    public var span: Double
+    public init(scale: Double, velocity: Double, span: Double) {
+        self.scale = scale
+        self.velocity = velocity
+        self.span = span
+    }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) {
+        body("scale", .number(scale, decimals: 4))
+        body("scaleVelocity", .number(velocity, decimals: 4))
+        body("span", .number(span, decimals: 2))
+    }
+    public var summary: String { " scale=\(formatFixed(scale, decimals: 4)) span=\(formatFixed(span, decimals: 2))" }
+}
+
+extension GestureDetail {
+    public static func pinch(scale: Double, velocity: Double, span: Double) -> GestureDetail {
+        GestureDetail(PinchFields(scale: scale, velocity: velocity, span: span))
+    }
 }

@@ -5,7 +5,7 @@ import TouchlineCore
 /// fewer than two contacts remain. Diagram: docs/gestures.md#rotate.
 public typealias RotateRecognizer = ContinuousRecognizer<RotateMeasure>
 
-public struct RotateMeasure: ContinuousMeasure {
+public struct RotateMeasure: ContinuousGesture {
     /// Sum of the frame-to-frame turns since tracking began, radians.
     public var rotation: Double
     public var velocity: Double
@@ -45,5 +45,56 @@ public struct RotateMeasure: ContinuousMeasure {
 
     public mutating func lastLift(at time: Timestamp) {}
 
-    public var detail: GestureDetail { .rotate(rotation: rotation, velocity: velocity) }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct RotateParameters: BitwiseCopyable, Hashable, Sendable {
+    /// Degrees.
+    public var minimumAngle = Thresholds.rotateMinAngle
+    /// How far the turn must carry the fingers along their circle (rotation × span / 2), mm.
+    public var minimumTravel = Thresholds.rotateMinTravel
+    public var velocityWindow = Thresholds.velocityWindow
+    public init() {}
+}
+
+extension RotateMeasure {
+    public static let gesture = GestureKind("rotate")
+    public static var defaultParameters: RotateParameters { RotateParameters() }
+    public static let parameterDeclarations: [RecognizerParameter<RotateParameters>] = [
+        RecognizerParameter("minimumAngle", .degrees, set: { $0.minimumAngle = $1.number }, problem: {
+            ParameterLimits.angle($0.minimumAngle, highest: GraphConfiguration.Limits.widestRotateAngle, lowestExcluded: false)
+        }),
+        .distance("minimumTravel", \.minimumTravel),
+        .duration("velocityWindow", \.velocityWindow),
+    ]
+    public var fields: RotateFields { RotateFields(rotation: rotation, velocity: velocity) }
+}
+
+extension GestureKind {
+    public static let rotate = RotateMeasure.gesture
+}
+
+extension RecognizerKind {
+    public static func rotate(_ parameters: RotateParameters = RotateParameters()) -> RecognizerKind { RecognizerKind(RotateRecognizer.self, parameters) }
+}
+
+/// A rotation's fields: `rotation`, radians since the first down, clockwise positive (y down,
+/// as UIKit); `rotationVelocity`, radians per second.
+public struct RotateFields: GestureFields {
+    public var rotation: Double
+    public var velocity: Double
+    public init(rotation: Double, velocity: Double) {
+        self.rotation = rotation
+        self.velocity = velocity
+    }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) {
+        body("rotation", .number(rotation, decimals: 4))
+        body("rotationVelocity", .number(velocity, decimals: 4))
+    }
+    public var summary: String { " rotation=\(formatFixed(rotation, decimals: 4))" }
+}
+
+extension GestureDetail {
+    public static func rotate(rotation: Double, velocity: Double) -> GestureDetail { GestureDetail(RotateFields(rotation: rotation, velocity: velocity)) }
 }

@@ -4,20 +4,20 @@ import TouchlineCore
 /// average of at least `minimumVelocity`, within `maximumAngle` of an axis, all within
 /// `maximumDuration` of the first down. Diagram: docs/gestures.md#swipe.
 public struct SwipeRecognizer: Hashable, Sendable {
-    public struct Stroke: Hashable, Sendable {
+    public struct Stroke: BitwiseCopyable, Hashable, Sendable {
         public var start: Timestamp
         public var translation: Vector
         public var fingers: Int
         public var position: Point
     }
 
-    public struct Result: Hashable, Sendable {
+    public struct Result: BitwiseCopyable, Hashable, Sendable {
         public var stroke: Stroke
         public var direction: SwipeDirection
         public var duration: Interval
     }
 
-    public enum State: Hashable, Sendable, CustomStringConvertible {
+    public enum State: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
         case idle
         /// Contacts down; the stroke is measured.
         case tracking(Stroke)
@@ -134,5 +134,71 @@ public struct SwipeRecognizer: Hashable, Sendable {
             return .fail(.fingers(count: stroke.fingers, minimum: parameters.fingers, maximum: parameters.fingers))
         }
         return .none
+    }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct SwipeParameters: BitwiseCopyable, Hashable, Sendable {
+    /// Exact number of fingers; 0 accepts any.
+    public var fingers = 0
+    public var minimumDistance = Thresholds.swipeMinDistance
+    public var minimumVelocity = Thresholds.swipeMinVelocity
+    /// Degrees.
+    public var maximumAngle = Thresholds.swipeMaxAngle
+    public var maximumDuration = Thresholds.swipeMaxDuration
+    public init() {}
+}
+
+extension SwipeRecognizer: GestureRecognizer {
+    public static let gesture = GestureKind("swipe")
+    public static var defaultParameters: SwipeParameters { SwipeParameters() }
+    public static let parameters: [RecognizerParameter<SwipeParameters>] = [
+        .fingers("fingers", anyAllowed: true, \.fingers),
+        .distance("minimumDistance", \.minimumDistance),
+        RecognizerParameter("minimumVelocity", .millimetresPerSecond, set: { $0.minimumVelocity = $1.number },
+                            problem: { ParameterLimits.speed($0.minimumVelocity) }),
+        RecognizerParameter("maximumAngle", .degrees, set: { $0.maximumAngle = $1.number }, problem: {
+            ParameterLimits.angle($0.maximumAngle, highest: GraphConfiguration.Limits.widestSwipeAngle, lowestExcluded: true,
+                                  meaning: " (the angle from the nearest axis)")
+        }),
+        .duration("maximumDuration", \.maximumDuration),
+    ]
+    public init(parameters: SwipeParameters, surface: Size) { self.init(parameters: parameters) }
+    public var stateName: StaticString { state.name }
+}
+
+extension GestureKind {
+    public static let swipe = SwipeRecognizer.gesture
+}
+
+extension RecognizerKind {
+    public static func swipe(_ parameters: SwipeParameters = SwipeParameters()) -> RecognizerKind { RecognizerKind(SwipeRecognizer.self, parameters) }
+}
+
+/// A swipe's fields: `direction`; `dx`, `dy` in mm; `vx`, `vy`, the stroke's average velocity
+/// (translation / duration), mm/s; `duration`.
+public struct SwipeFields: GestureFields {
+    public var direction: SwipeDirection
+    public var translation: Vector
+    public var velocity: Vector
+    public var duration: Interval
+    public init(direction: SwipeDirection, translation: Vector, velocity: Vector, duration: Interval) {
+        self.direction = direction
+        self.translation = translation
+        self.velocity = velocity
+        self.duration = duration
+    }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) {
+        body("direction", .word(direction.name))
+        Vector.fields(translation, velocity, body)
+        body("duration", .duration(duration))
+    }
+    public var summary: String { " \(direction) d=\(translation.text(decimals: 2)) v=\(velocity.text(decimals: 0))" }
+}
+
+extension GestureDetail {
+    public static func swipe(direction: SwipeDirection, translation: Vector, velocity: Vector, duration: Interval) -> GestureDetail {
+        GestureDetail(SwipeFields(direction: direction, translation: translation, velocity: velocity, duration: duration))
     }
 }

@@ -5,7 +5,7 @@ import TouchlineCore
 /// number of fingers, count up. Diagram: docs/gestures.md#tap.
 public struct TapRecognizer: Hashable, Sendable {
     /// A finished tap, remembered to count the next one.
-    public struct Series: Hashable, Sendable {
+    public struct Series: BitwiseCopyable, Hashable, Sendable {
         public var count: Int
         public var lift: Timestamp
         public var position: Point
@@ -13,7 +13,7 @@ public struct TapRecognizer: Hashable, Sendable {
         public var fingers: Int
     }
 
-    public struct Touch: Hashable, Sendable {
+    public struct Touch: BitwiseCopyable, Hashable, Sendable {
         public var start: Timestamp
         /// The count this tap gets if it continues the series (1 when it starts one).
         public var count: Int
@@ -25,13 +25,13 @@ public struct TapRecognizer: Hashable, Sendable {
         public var travel: Double
     }
 
-    public struct Tap: Hashable, Sendable {
+    public struct Tap: BitwiseCopyable, Hashable, Sendable {
         public var series: Series
         public var fingers: Int
         public var duration: Interval
     }
 
-    public enum State: Hashable, Sendable, CustomStringConvertible {
+    public enum State: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
         /// No contact; `series` is the last tap when the next may count up from it.
         case idle(series: Series?)
         /// Contacts down.
@@ -179,4 +179,65 @@ public struct TapRecognizer: Hashable, Sendable {
         }
         return .none
     }
+}
+
+// MARK: - The kind: parameters, registration, event fields
+
+public struct TapParameters: BitwiseCopyable, Hashable, Sendable {
+    /// Exact number of fingers; 0 accepts any number and reports it.
+    public var fingers = 0
+    /// Taps in a series needed to recognize (1 single, 2 double…); ignored when `eager`.
+    public var taps = 1
+    /// Report every tap at its lift with the series' `count` so far (1, then 2, …) instead of
+    /// recognizing once `taps` is reached.
+    public var eager = false
+    public var maxDuration = Thresholds.tapMaxDuration
+    public var slop = Thresholds.tapSlop
+    public var multiTapInterval = Thresholds.multiTapInterval
+    public var multiTapDistance = Thresholds.multiTapDistance
+    public init() {}
+}
+
+extension TapRecognizer: GestureRecognizer {
+    public static let gesture = GestureKind("tap")
+    public static var defaultParameters: TapParameters { TapParameters() }
+    public static let parameters: [RecognizerParameter<TapParameters>] = [
+        .fingers("fingers", anyAllowed: true, \.fingers),
+        RecognizerParameter("taps", .count, set: { $0.taps = $1.count },
+                            problem: { ParameterLimits.count($0.taps, 1, GraphConfiguration.Limits.mostTaps) }),
+        .flag("eager", \.eager),
+        .duration("maxDuration", \.maxDuration),
+        .distance("slop", \.slop),
+        .duration("multiTapInterval", \.multiTapInterval),
+        .distance("multiTapDistance", \.multiTapDistance),
+    ]
+    public init(parameters: TapParameters, surface: Size) { self.init(parameters: parameters) }
+    public var stateName: StaticString { state.name }
+}
+
+extension GestureKind {
+    public static let tap = TapRecognizer.gesture
+}
+
+extension RecognizerKind {
+    public static func tap(_ parameters: TapParameters = TapParameters()) -> RecognizerKind { RecognizerKind(TapRecognizer.self, parameters) }
+}
+
+/// A tap's fields: `count`, taps in the series (1, 2, …); `duration`, first down to last lift.
+public struct TapFields: GestureFields {
+    public var count: Int
+    public var duration: Interval
+    public init(count: Int, duration: Interval) {
+        self.count = count
+        self.duration = duration
+    }
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) {
+        body("count", .integer(count))
+        body("duration", .duration(duration))
+    }
+    public var summary: String { " count=\(count)" }
+}
+
+extension GestureDetail {
+    public static func tap(count: Int, duration: Interval) -> GestureDetail { GestureDetail(TapFields(count: count, duration: duration)) }
 }

@@ -1,0 +1,97 @@
+import TouchlineCore
+
+// A gesture's own event fields (after the common keys) are declared by its kind, in its file:
+// a small value type conforming to `GestureFields` that says, field by field, what its JSON
+// holds. The writers (JSON here, text and plots later) render the fields they are given, so a
+// new kind's events need no change anywhere else (docs/gestures.md#adding-a-recognizer-kind).
+
+/// A kind's event fields.
+public protocol GestureFields: BitwiseCopyable, Hashable, Sendable {
+    /// Each field with its key, in the order docs/events.md lists them.
+    func forEachField(_ body: (StaticString, FieldValue) -> Void)
+    /// The fields as a test's log line shows them, after the common part (" count=2").
+    var summary: String { get }
+    /// `detail`'s fields, when they are this type's (GestureDetail holds any kind's fields):
+    /// provided, not implemented by a kind.
+    static func _forEachField(of detail: borrowing GestureDetail, _ body: (StaticString, FieldValue) -> Void)
+}
+
+extension GestureFields {
+    /// Every field, `key=value`.
+    public var summary: String {
+        var text = ""
+        forEachField { key, value in text += " \(key)=\(value)" }
+        return text
+    }
+}
+
+/// One field's value, and how the JSON writes it.
+public enum FieldValue: Sendable, CustomStringConvertible {
+    /// A whole number.
+    case integer(Int)
+    /// A number with `decimals` fixed decimals.
+    case number(Double, decimals: Int)
+    /// An interval, in seconds with 6 decimals.
+    case duration(Interval)
+    /// A fixed word of the schema (a direction, an edge), as a JSON string.
+    case word(StaticString)
+    /// A target's or recognizer's name, as a JSON string.
+    case name(GestureName)
+    /// Any text, escaped as JSON requires (made only for explain lines).
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case let .integer(n): return "\(n)"
+        case let .number(x, decimals): return formatFixed(x, decimals: decimals)
+        case let .duration(d): return formatFixed(d.microseconds, decimals: 6) + "s"
+        case let .word(w): return w.description
+        case let .name(n): return n.description
+        case let .text(t): return t
+        }
+    }
+}
+
+/// No fields (a kind whose events carry only the common keys).
+public struct NoFields: GestureFields {
+    public init() {}
+    public func forEachField(_ body: (StaticString, FieldValue) -> Void) {}
+}
+
+extension GestureDetail {
+    /// No fields of its own.
+    public static let none = GestureDetail(NoFields())
+
+    /// Each field with its key, in the order the kind declares.
+    @inline(__always) public func forEachField(_ body: (StaticString, FieldValue) -> Void) {
+        fieldsType._forEachField(of: self, body)
+    }
+
+    /// The fields as a test's log line shows them.
+    public var summary: String {
+        func summary<F: GestureFields>(_ type: F.Type) -> String { fields(as: type)?.summary ?? "" }
+        return summary(fieldsType)
+    }
+
+    public var description: String {
+        var text = "\(fieldsType)("
+        var first = true
+        forEachField { key, value in
+            text += (first ? "" : ", ") + "\(key): \(value)"
+            first = false
+        }
+        return text + ")"
+    }
+
+    public static func == (a: GestureDetail, b: GestureDetail) -> Bool {
+        guard a.fieldsType == b.fieldsType else { return false }
+        func equal<F: GestureFields>(_ type: F.Type) -> Bool { a.fields(as: type) == b.fields(as: type) }
+        return equal(a.fieldsType)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(fieldsType))
+        func hash<F: GestureFields>(_ type: F.Type) { hasher.combine(fields(as: type)) }
+        hash(fieldsType)
+    }
+}

@@ -1,0 +1,302 @@
+import TouchlineCore
+
+// Recognizers come from a table (docs/gestures.md#adding-a-recognizer-kind). A kind is one file:
+// its state machine conforms to `GestureRecognizer`, which asks for everything the rest of the
+// pipeline needs to know about the kind — its name, its parameters (config keys, units, limits),
+// its event fields — and one line in `RecognizerRegistry.standard` makes it known. The graph,
+// the config reader, validation and the event writers ask the kind; none of them switches over
+// the kinds.
+
+/// One kind of recognizer: its state machine and everything the pipeline needs to know about
+/// the kind. The graph holds each recognizer by value, in place (UnsafeGraphStorage.swift), so
+/// a kind must be a plain value (`BitwiseCopyable`: no references, nothing to release).
+///
+/// A recognizer answers each input with an action and never decides another's fate (the arena
+/// does, Arena.swift). It reads no clock: time comes in the inputs, and a pending timeout is
+/// published as `deadline`.
+public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
+    /// The kind's parameters as a config sets them.
+    associatedtype Parameters: Hashable, Sendable
+
+    /// The kind's name: `kind = "…"` in a config, `gesture` in its events.
+    static var gesture: GestureKind { get }
+    /// The parameters' defaults (a config's unset keys).
+    static var defaultParameters: Parameters { get }
+    /// Every parameter as a config names it, in documentation order, with its unit, how it is
+    /// set and its limits.
+    static var parameters: [RecognizerParameter<Parameters>] { get }
+    /// A problem between parameters that are each within their limits (for example a minimum
+    /// above a maximum); nil when there is none.
+    static func relationProblem(_ parameters: Parameters) -> ParameterProblem?
+
+    init(parameters: Parameters, surface: Size)
+
+    /// One step of the state machine.
+    mutating func handle(_ input: RecognizerInput) -> RecognizerAction
+    /// When the recognizer wants `deadlineReached`; nil when it waits for no time.
+    var deadline: Timestamp? { get }
+    /// The current state's name, for transition logs and explain lines.
+    var stateName: StaticString { get }
+    /// The per-frame fast path of a continuous gesture (docs/performance.md): when it is
+    /// active, the same transition as `handle(.contactsMoved(s))` taken in place, with the
+    /// `changed` event's own fields written out; false (and nothing done) otherwise, and the
+    /// input then goes through `handle`. A discrete kind keeps the default, false.
+    mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool
+    /// True when the kind implements `movedWhileActive` (the graph asks only those).
+    static var continuesInPlace: Bool { get }
+
+    // The graph's side of the table, provided for every kind (UnsafeGraphStorage.swift) and
+    // not implemented by one: the graph holds each recognizer in place in its storage and
+    // reaches it through these, one indirect call each.
+    static func _initialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool
+    static func _handle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
+    static func _moved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
+    static func _movedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
+                                  _ detail: inout GestureDetail) -> Bool
+    static func _deadline(_ cell: RecognizerCell) -> Timestamp?
+    static func _stateName(_ cell: RecognizerCell) -> StaticString
+}
+
+extension GestureRecognizer {
+    public static func relationProblem(_ parameters: Parameters) -> ParameterProblem? { nil }
+
+    public static var continuesInPlace: Bool { false }
+
+    @inline(__always)
+    public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
+        false
+    }
+
+    /// The first parameter outside its limits, in declaration order, then a relation between
+    /// them: validation's one check, which the config reader also asks after every value it
+    /// sets.
+    public static func problem(_ parameters: Parameters) -> ParameterProblem? {
+        for declared in Self.parameters {
+            if let (found, expected) = declared.problem(parameters) {
+                return ParameterProblem(key: declared.name, found: found, expected: expected)
+            }
+        }
+        return relationProblem(parameters)
+    }
+}
+
+/// A parameter outside its limits: the key, the value as a message shows it, what is allowed.
+public struct ParameterProblem: Hashable, Sendable {
+    public var key: String
+    public var found: String
+    public var expected: String
+    /// A relation between parameters (minimum above maximum), not one value's range.
+    public var isRelation: Bool
+    public init(key: String, found: String, expected: String, isRelation: Bool = false) {
+        self.key = key
+        self.found = found
+        self.expected = expected
+        self.isRelation = isRelation
+    }
+}
+
+/// The unit a parameter is declared in.
+public enum ParameterUnit: String, Sendable, CaseIterable {
+    case count, flag, milliseconds = "ms", millimetres = "mm", millimetresPerSecond = "mm/s", degrees = "deg"
+}
+
+/// A config value converted to a parameter's unit, in the forms a setter takes.
+public struct ParameterValue: Sendable {
+    /// The value in the parameter's unit (1 or 0 for a flag).
+    public var number: Double
+    /// A count's value.
+    public var count: Int
+    /// Milliseconds as an interval; one no Int64 of microseconds holds (or NaN) is past every
+    /// limit, for validation to refuse.
+    public var interval: Interval { Interval(clampingMilliseconds: number) }
+    public var flag: Bool { number != 0 }
+    public init(number: Double, count: Int = 0) {
+        self.number = number
+        self.count = count
+    }
+}
+
+extension Interval {
+    /// Milliseconds, clamped to what an Int64 of microseconds holds (NaN: past every limit).
+    init(clampingMilliseconds milliseconds: Double) {
+        let us = (milliseconds * 1000).rounded()
+        if us.isNaN || us >= 9.2e18 { self.init(microseconds: .max) } else if us <= -9.2e18 { self.init(microseconds: .min) } else {
+            self.init(microseconds: Int64(us))
+        }
+    }
+}
+
+/// One parameter of a kind: its config key, its unit, how a value is set and its limits.
+public struct RecognizerParameter<Parameters>: Sendable {
+    public let name: String
+    public let unit: ParameterUnit
+    let set: @Sendable (inout Parameters, ParameterValue) -> Void
+    /// The value as a message shows it and what is allowed, when it is outside its limits.
+    let problem: @Sendable (Parameters) -> (found: String, expected: String)?
+
+    public init(_ name: String, _ unit: ParameterUnit, set: @escaping @Sendable (inout Parameters, ParameterValue) -> Void,
+                problem: @escaping @Sendable (Parameters) -> (found: String, expected: String)?) {
+        self.name = name
+        self.unit = unit
+        self.set = set
+        self.problem = problem
+    }
+
+    /// A count of fingers (0: any when `anyAllowed`).
+    public static func fingers(_ name: String, anyAllowed: Bool, _ key: WritableKeyPath<Parameters, Int> & Sendable) -> Self {
+        Self(name, .count, set: { $0[keyPath: key] = $1.count }, problem: { ParameterLimits.fingers($0[keyPath: key], anyAllowed: anyAllowed) })
+    }
+    /// A duration, more than 0 and at most the longest allowed.
+    public static func duration(_ name: String, _ key: WritableKeyPath<Parameters, Interval> & Sendable) -> Self {
+        Self(name, .milliseconds, set: { $0[keyPath: key] = $1.interval }, problem: { ParameterLimits.duration($0[keyPath: key]) })
+    }
+    /// A distance in mm, 0 or more.
+    public static func distance(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable) -> Self {
+        Self(name, .millimetres, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.distance($0[keyPath: key]) })
+    }
+    public static func flag(_ name: String, _ key: WritableKeyPath<Parameters, Bool> & Sendable) -> Self {
+        Self(name, .flag, set: { $0[keyPath: key] = $1.flag }, problem: { _ in nil })
+    }
+}
+
+/// The limits every parameter of its unit shares (GraphConfiguration.Limits), as
+/// `RecognizerParameter`'s checks give them.
+public enum ParameterLimits {
+    typealias Limits = GraphConfiguration.Limits
+
+    public static func duration(_ d: Interval) -> (found: String, expected: String)? {
+        d.microseconds > 0 && d <= Limits.longestDuration
+            ? nil : (GraphConfiguration.milliseconds(d), "more than 0 ms and at most \(GraphConfiguration.milliseconds(Limits.longestDuration))")
+    }
+    public static func distance(_ d: Double) -> (found: String, expected: String)? {
+        d.isFinite && d >= 0 && d <= Limits.longestDistance
+            ? nil : ("\(GraphConfiguration.number(d)) mm", "0…\(GraphConfiguration.number(Limits.longestDistance)) mm")
+    }
+    public static func fingers(_ n: Int, anyAllowed: Bool) -> (found: String, expected: String)? {
+        let lowest = anyAllowed ? 0 : 1
+        return n >= lowest && n <= Limits.mostFingers ? nil : ("\(n)", "\(lowest)…\(Limits.mostFingers)\(anyAllowed ? " (0: any number)" : "")")
+    }
+    public static func speed(_ v: Double) -> (found: String, expected: String)? {
+        v.isFinite && v >= 0 && v <= Limits.highestSpeed
+            ? nil : ("\(GraphConfiguration.number(v)) mm/s", "0…\(GraphConfiguration.number(Limits.highestSpeed)) mm/s")
+    }
+    /// An angle in degrees, from `lowest` (excluded when `lowestExcluded`) to `highest`.
+    public static func angle(_ a: Double, highest: Double, lowestExcluded: Bool, meaning: String = "") -> (found: String, expected: String)? {
+        let fine = a.isFinite && (lowestExcluded ? a > 0 : a >= 0) && a <= highest
+        let range = lowestExcluded ? "more than 0° and at most \(GraphConfiguration.number(highest))°" : "0…\(GraphConfiguration.number(highest))°"
+        return fine ? nil : ("\(GraphConfiguration.number(a))°", range + meaning)
+    }
+    public static func count(_ n: Int, _ lowest: Int, _ highest: Int) -> (found: String, expected: String)? {
+        n >= lowest && n <= highest ? nil : ("\(n)", "\(lowest)…\(highest)")
+    }
+}
+
+/// A recognizer's kind with its parameters, as a configuration holds it.
+public struct RecognizerKind: Hashable, Sendable {
+    /// The kind's state machine.
+    public let recognizer: any GestureRecognizer.Type
+    /// The kind's `Parameters` (an existential: a configuration is not on the per-frame path).
+    var storedParameters: any Hashable & Sendable
+
+    public init<R: GestureRecognizer>(_ recognizer: R.Type, _ parameters: R.Parameters) {
+        self.recognizer = recognizer
+        storedParameters = parameters
+    }
+
+    /// The kind with its default parameters.
+    public init(defaultsOf recognizer: any GestureRecognizer.Type) {
+        func make<R: GestureRecognizer>(_ r: R.Type) -> RecognizerKind { RecognizerKind(r, r.defaultParameters) }
+        self = make(recognizer)
+    }
+
+    public var gesture: GestureKind { recognizer.gesture }
+
+    /// The parameters, when the kind is `R`'s.
+    public func parameters<R: GestureRecognizer>(of _: R.Type) -> R.Parameters? {
+        recognizer == R.self ? storedParameters as? R.Parameters : nil
+    }
+
+    /// The parameter declarations, without their type: name and unit, in documentation order.
+    public var parameterNames: [(name: String, unit: ParameterUnit)] {
+        func names<R: GestureRecognizer>(_ r: R.Type) -> [(name: String, unit: ParameterUnit)] { r.parameters.map { ($0.name, $0.unit) } }
+        return names(recognizer)
+    }
+
+    /// Sets parameter `name` (declared: see `parameterNames`); false when the kind has none.
+    public mutating func set(_ name: String, _ value: ParameterValue) -> Bool {
+        func set<R: GestureRecognizer>(_ r: R.Type) -> Bool {
+            guard var p = storedParameters as? R.Parameters, let declared = r.parameters.first(where: { $0.name == name }) else { return false }
+            declared.set(&p, value)
+            storedParameters = p
+            return true
+        }
+        return set(recognizer)
+    }
+
+    /// The first parameter outside its limits (or a relation between them); nil when all are
+    /// fine.
+    public var problem: ParameterProblem? {
+        func problem<R: GestureRecognizer>(_ r: R.Type) -> ParameterProblem? {
+            guard let p = storedParameters as? R.Parameters else { return nil }
+            return r.problem(p)
+        }
+        return problem(recognizer)
+    }
+
+    public static func == (a: RecognizerKind, b: RecognizerKind) -> Bool {
+        a.recognizer == b.recognizer && AnyHashable(a.storedParameters) == AnyHashable(b.storedParameters)
+    }
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(recognizer))
+        hasher.combine(AnyHashable(storedParameters))
+    }
+}
+
+/// The recognizer kinds a config may name, in documentation order. Adding a kind: its file,
+/// and one line in `standard`.
+public struct RecognizerRegistry: Sendable {
+    public private(set) var kinds: [any GestureRecognizer.Type]
+
+    /// The kinds Touchline ships.
+    public static let standard = RecognizerRegistry([
+        TapRecognizer.self,
+        LongPressRecognizer.self,
+        PanRecognizer.self,
+        SwipeRecognizer.self,
+        EdgeSwipeRecognizer.self,
+        PinchRecognizer.self,
+        RotateRecognizer.self,
+    ])
+
+    /// Kinds by name; a later kind with a name already taken replaces the earlier.
+    public init(_ kinds: [any GestureRecognizer.Type]) {
+        self.kinds = []
+        for kind in kinds { add(kind) }
+    }
+
+    /// Adds a kind (for example one of an application's own); one with the same name is
+    /// replaced.
+    public mutating func add(_ kind: any GestureRecognizer.Type) {
+        if let i = kinds.firstIndex(where: { $0.gesture == kind.gesture }) { kinds[i] = kind } else { kinds.append(kind) }
+    }
+
+    /// This registry and `kind`.
+    public func adding(_ kind: any GestureRecognizer.Type) -> RecognizerRegistry {
+        var r = self
+        r.add(kind)
+        return r
+    }
+
+    /// The kind a config names.
+    public func kind(named name: String) -> (any GestureRecognizer.Type)? {
+        kinds.first { $0.gesture.name.description == name }
+    }
+
+    /// The kinds' names, as a message lists them.
+    public var names: String { kinds.map { $0.gesture.name.description }.joined(separator: ", ") }
+
+    /// Every parameter of every kind, with its unit, in documentation order.
+    public var parameters: [(kind: String, name: String, unit: ParameterUnit)] {
+        kinds.flatMap { kind in RecognizerKind(defaultsOf: kind).parameterNames.map { (kind.gesture.name.description, $0.name, $0.unit) } }
+    }
+}

@@ -137,6 +137,13 @@ struct Arena: Sendable {
         return mask
     }
 
+    /// The members of target `t` that won and go on: they own its contacts.
+    @inline(__always) func owners(of t: Int) -> UInt64 {
+        var mask: UInt64 = 0
+        for i in MemberIndices(targets[t].members) where status[i] == .won { mask |= 1 << UInt64(i) }
+        return mask
+    }
+
     /// The first declared member of `mask`: ties go to declaration order.
     @inline(__always) func firstName(in mask: UInt64) -> GestureName { names[mask.trailingZeroBitCount] }
 }
@@ -248,6 +255,28 @@ extension ArenaHost {
             explainLine(j, .waiting, .blockerFailed(arena.names[failed]), at: time, emit)
             claim(j, reason, at: time, emit)
         }
+    }
+
+    /// The contacts of target `t` changed in number (one landed, lifted or was cancelled) after
+    /// members had won them, and none of those winners goes on (each ended, as a gesture
+    /// does when it does not take the new count): a new round opens for the contacts still
+    /// down, as libinput begins a new gesture with the new finger count. The old round's
+    /// undecided members are rejected (what they measured began with it), and every member is
+    /// possible again with no winner; the host then hands each the round's first input, as if
+    /// those contacts had just gone down. Returns false, changing nothing, while a member
+    /// still owns the contacts. See docs/gestures.md#finger-count-changes.
+    mutating func openNewRound(_ t: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) -> Bool {
+        guard arena.targets[t].open, arena.owners(of: t) == 0 else { return false }
+        for i in MemberIndices(arena.targets[t].members) where arena.status[i].isPending {
+            // Not `reject`: no waiting claim may stand on the way out of the round.
+            arena.status[i] = .failed
+            arena.claimReasons[i] = nil
+            explainLine(i, .failed, .note("a new round opened for the contacts still down"), at: time, emit)
+            rejected(i, at: time, emit)
+        }
+        arena.targets[t].winners = 0
+        for i in MemberIndices(arena.targets[t].members) { arena.status[i] = .possible }
+        return true
     }
 
     /// After the last contact of target `t` lifted (or a deadline passed with none down):

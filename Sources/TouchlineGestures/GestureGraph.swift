@@ -482,24 +482,13 @@ public struct GestureGraph: Sendable, ArenaHost {
         // One access for both (each access checks the index), and the members read once.
         store[target: t].sampled(at: time, centroid: s.centroid)
         let members = arena.members(of: t)
-        if s.began > 0 {
-            arena.open(t)
-            let input = RecognizerInput.contactDown(s)
-            for i in MemberIndices(members) {
-                arena.contactLanded(i)
-                if arena.status[i].receivesContacts { deliver(i, input, emit) }
-            }
-        }
-        if moved {
+        // The same three tests the frame made before the finger-count rule, now made first:
+        // a frame where no contact lands or leaves (every frame of a gesture in progress) pays
+        // nothing for the rule.
+        if s.began > 0 || s.ended > 0 || s.cancelled > 0 {
+            deliverCountChange(to: t, members: members, s, moved: moved, at: time, emit)
+        } else if moved {
             deliverMoved(to: t, members: members, s, at: time, emit)
-        }
-        if s.ended > 0 {
-            let input = RecognizerInput.contactLifted(s)
-            for i in MemberIndices(members) { if arena.status[i].receivesContacts { deliver(i, input, emit) } }
-        }
-        if s.cancelled > 0 {
-            let input = RecognizerInput.contactCancelled(s)
-            for i in MemberIndices(members) { if arena.status[i].receivesContacts { deliver(i, input, emit) } }
         }
     }
 
@@ -589,6 +578,8 @@ public struct GestureGraph: Sendable, ArenaHost {
             } else {
                 reportBug(i, state: "not won", input: "finish", at: time, emit)
             }
+        case let .endByCount(e, count, minimum, maximum):
+            endByCount(i, e, count: count, minimum: minimum, maximum: maximum, at: time, emit)
         case let .impossible(state, input):
             reportBug(i, state: state, input: input, at: time, emit)
         }

@@ -65,7 +65,9 @@ public struct GroupSample: Hashable, Sendable {
 
 /// The named inputs of every recognizer's state machine.
 public enum RecognizerInput: Sendable, CustomStringConvertible {
-    /// One or more contacts went down on the target in this frame.
+    /// One or more contacts went down on the target in this frame. Also the first input of a
+    /// new round (docs/gestures.md#finger-count-changes): then `present` counts every contact
+    /// down and `began` only those that landed in this frame, so `began < present`.
     case contactDown(GroupSample)
     /// Contacts on the target moved in this frame.
     case contactsMoved(GroupSample)
@@ -132,6 +134,12 @@ public enum RecognizerAction: Sendable {
     /// lifted). A flag rather than a second emission keeps an action within 128 bytes, which
     /// is copied without a call to memcpy.
     case finish(Emission, alsoEnded: Bool)
+    /// A won gesture's contacts changed in number to `count`, outside the `minimum…maximum`
+    /// fingers it takes, while some stay down: its last event (`ended`, with the fingers it had),
+    /// then it is done for this arena, and once nothing owns those contacts a new round opens
+    /// for them (docs/gestures.md#finger-count-changes). The counts, not a `Reason`, keep the
+    /// action within 128 bytes (at most 32 contacts: they fit a byte).
+    case endByCount(Emission, count: UInt8, minimum: UInt8, maximum: UInt8)
     /// The state machine had no transition for this input: our bug. The graph reports it and
     /// resets the recognizer.
     case impossible(state: StaticString, input: StaticString)
@@ -144,6 +152,7 @@ public enum RecognizerAction: Sendable {
         case .hold: return "hold"
         case .emit: return "emit"
         case .finish: return "finish"
+        case .endByCount: return "endByCount"
         case .impossible: return "impossible"
         }
     }

@@ -67,6 +67,17 @@ struct StandInMembers: ArenaHost {
         sweepAndClose(t, at: time, Self.noEvents)
     }
 
+    /// Member `name` won and ended (its gesture's `ended` after a count it does not take).
+    mutating func finish(_ name: String) { arena.finish(index(name)) }
+
+    /// The contacts of target `t` changed in number at `ms` and some stay down: the arena
+    /// opens a new round unless a member still owns them. Logs the answer.
+    mutating func newRound(_ t: Int = 0, at ms: Int64) {
+        time = Timestamp(microseconds: ms * 1000)
+        let opened = openNewRound(t, at: time, Self.noEvents)
+        log.append("\(time) new round: \(opened ? "opened" : "not opened")")
+    }
+
     /// Each member's status, in declaration order, and whether each target's arena is open.
     var statuses: String {
         let members = names.indices.map { "\(names[$0])=\(arena.status[$0])" }
@@ -299,6 +310,81 @@ func expectArenaLog(_ m: StandInMembers, _ expected: [String], statuses: String,
             "0.020000 won c: simultaneous with a, which already won",
             "0.020000 c told: accepted",
         ], statuses: "a=won b=failed c=won t0=open")
+    }
+
+    /// The finger-count rule (docs/gestures.md#finger-count-changes): once the winner ended,
+    /// a new round makes every member possible with no winner, so one that lost to the old
+    /// winner can win now (a long press ended by a second finger, then a rotation).
+    @Test func newRoundAfterTheOwnerEndedLetsTheLosersWin() {
+        var m = StandInMembers([["longPress", "rotate", "pan"]], simultaneous: [("rotate", "pan")])
+        m.land(at: 0)
+        m.claim("longPress", at: 500)
+        m.finish("longPress")
+        m.newRound(at: 1000)
+        #expect(m.statuses == "longPress=possible rotate=possible pan=possible t0=open")
+        m.claim("rotate", .note("turned"), at: 1050)
+        expectArenaLog(m, [
+            "0.500000 won longPress: claimed",
+            "0.500000 longPress told: accepted",
+            "0.500000 failed rotate: lost to longPress, which won first and is not simultaneous with it",
+            "0.500000 rotate told: rejected",
+            "0.500000 failed pan: lost to longPress, which won first and is not simultaneous with it",
+            "0.500000 pan told: rejected",
+            "1.000000 new round: opened",
+            "1.050000 won rotate: turned",
+            "1.050000 rotate told: accepted",
+            "1.050000 failed longPress: lost to rotate, which won first and is not simultaneous with it",
+            "1.050000 longPress told: rejected",
+        ], statuses: "longPress=failed rotate=won pan=possible t0=open")
+    }
+
+    /// No new round while a winner goes on with the contacts (a pan that won alongside a pinch
+    /// keeps the finger the pinch leaves): nothing changes.
+    @Test func noNewRoundWhileAWinnerGoesOn() {
+        var m = StandInMembers([["pinch", "pan"]], simultaneous: [("pinch", "pan")])
+        m.land(at: 0)
+        m.claim("pinch", at: 30)
+        m.claim("pan", at: 40)
+        m.finish("pinch")
+        m.newRound(at: 100)
+        expectArenaLog(m, [
+            "0.030000 won pinch: claimed",
+            "0.030000 pinch told: accepted",
+            "0.040000 won pan: simultaneous with pinch, which already won",
+            "0.040000 pan told: accepted",
+            "0.100000 new round: not opened",
+        ], statuses: "pinch=finished pan=won t0=open")
+    }
+
+    /// The old round's undecided members are rejected on the way out, a waiting claim too, and
+    /// without standing when its blocker goes (what they measured began with the old round);
+    /// in the new round the relations apply afresh: the claim waits for its blocker again.
+    @Test func newRoundRejectsTheUndecidedAndForgetsWaitingClaims() {
+        var m = StandInMembers([["pinch", "pan", "x"]], simultaneous: [("pinch", "pan"), ("pinch", "x")], requiresFailureOf: [("x", "pan")])
+        m.land(at: 0)
+        m.claim("x", .note("x's claim"), at: 10)
+        m.claim("pinch", at: 30)
+        m.finish("pinch")
+        m.newRound(at: 100)
+        m.claim("x", .note("x's claim"), at: 110)
+        expectArenaLog(m, [
+            "0.010000 waiting x: requires failure of pan, which is still possible",
+            "0.030000 won pinch: claimed",
+            "0.030000 pinch told: accepted",
+            "0.100000 failed pan: a new round opened for the contacts still down",
+            "0.100000 pan told: rejected",
+            "0.100000 failed x: a new round opened for the contacts still down",
+            "0.100000 x told: rejected",
+            "0.100000 new round: opened",
+            "0.110000 waiting x: requires failure of pan, which is still possible",
+        ], statuses: "pinch=possible pan=possible x=waiting t0=open")
+    }
+
+    /// A closed arena has no round to renew (its contacts are all gone).
+    @Test func noNewRoundOnAClosedArena() {
+        var m = StandInMembers([["pan"]])
+        m.newRound(at: 10)
+        expectArenaLog(m, ["0.010000 new round: not opened"], statuses: "pan=idle t0=closed")
     }
 
     /// Each target is its own arena: a winner on one rejects no one on another.

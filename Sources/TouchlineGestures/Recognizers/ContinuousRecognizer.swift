@@ -7,9 +7,10 @@ import TouchlineCore
 /// existential and allocates nothing (principle 10).
 public protocol ContinuousMeasure: BitwiseCopyable, Hashable, Sendable {
     associatedtype Parameters: BitwiseCopyable, Hashable, Sendable
-    /// Contacts the gesture needs to go on: with fewer remaining it ends (1 for pan and edge
-    /// swipe, 2 for pinch and rotate).
-    static var fingersToContinue: Int { get }
+    /// The contact counts the gesture takes once it won: with a count outside them it ends
+    /// (docs/gestures.md#finger-count-changes). Pan: `minimumFingers…maximumFingers`; edge
+    /// swipe: 1 or more; pinch and rotate: 2 or more (a graph tracks at most 32 contacts).
+    static func fingers(_ parameters: Parameters) -> ClosedRange<Int>
     /// The measure at the first contact down, or why the gesture cannot start there.
     static func begin(_ s: GroupSample, _ parameters: Parameters) -> ContinuousStart<Self>
     /// More contacts went down. `position` is the track's reported position; the recognizer
@@ -162,6 +163,9 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: BitwiseCopyable,
                     return .none
                 }
             }
+            if phase == .active && !Measure.fingers(parameters).contains(s.present) {
+                return endByCount(s.present)
+            }
             track.fingers = s.present
             var position = track.position
             track.measure.contactDown(s, position: &position)
@@ -201,10 +205,13 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: BitwiseCopyable,
                 reset()
                 return .fail(track.measure.shortfall(parameters))
             case .claimed:
-                if s.remaining < Measure.fingersToContinue { track.lifted = true }
+                if s.remaining < Measure.fingers(parameters).lowerBound { track.lifted = true }
                 return .none
             case .active:
-                if s.remaining >= Measure.fingersToContinue {
+                if s.remaining > 0 && !Measure.fingers(parameters).contains(s.remaining) {
+                    return endByCount(s.remaining)
+                }
+                if s.remaining > 0 {
                     track.fingers = s.remaining
                     return .none
                 }
@@ -243,7 +250,16 @@ public struct ContinuousRecognizer<Measure: ContinuousMeasure>: BitwiseCopyable,
         }
     }
 
-    /// No transition for this input in this state (our bug): reset, and say so.
+    /// Active, and its contacts changed to `count`, which it does not take while some stay
+    /// down: it ends with the fingers it had (the arena then opens a new round for them).
+    private mutating func endByCount(_ count: Int) -> RecognizerAction {
+        let range = Measure.fingers(parameters)
+        let ended = emission(.ended)
+        reset()
+        return .endByCount(ended, count: UInt8(clamping: count), minimum: UInt8(clamping: range.lowerBound), maximum: UInt8(clamping: range.upperBound))
+    }
+
+        /// No transition for this input in this state (our bug): reset, and say so.
     private mutating func impossible(_ input: RecognizerInput) -> RecognizerAction {
         let name = phase.name
         reset()

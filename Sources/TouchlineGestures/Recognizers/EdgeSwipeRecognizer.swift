@@ -22,7 +22,7 @@ public struct EdgeSwipeMeasure: ContinuousGesture {
 
     public static var placeholder: EdgeSwipeMeasure { EdgeSwipeMeasure(edge: .left, motion: .placeholder) }
 
-    public static var fingersToContinue: Int { 1 }
+    public static func fingers(_ _: Setup) -> ClosedRange<Int> { 1...GestureGraph.contactCapacity }
 
     public static func begin(_ s: GroupSample, _ setup: Setup) -> ContinuousStart<EdgeSwipeMeasure> {
         let (edge, distance) = nearestEdge(s.centroid, on: setup.surface)

@@ -109,10 +109,13 @@ public struct LongPressRecognizer: Hashable, Sendable {
             state = .active(press)
             return .emit(emission(.began, press, at: time))
 
-        case (.active(var press), .contactDown(let s)):
-            press.fingers = max(press.fingers, s.present)
-            state = .active(press)
-            return .none
+        case (.active(let press), .contactDown(let s)):
+            // A hold ends when a finger is added (libinput's model): the fingers it held are
+            // the gesture, and the new set starts a new round (docs/gestures.md#finger-count-changes).
+            let held = fingers(press)
+            state = .idle
+            return .endByCount(emission(.ended, press, at: s.time), count: UInt8(clamping: s.present),
+                               minimum: UInt8(clamping: held.lowerBound), maximum: UInt8(clamping: held.upperBound))
 
         case (.active(var press), .contactsMoved(let s)):
             press.position = s.centroid
@@ -120,7 +123,13 @@ public struct LongPressRecognizer: Hashable, Sendable {
             return .emit(emission(.changed, press, at: s.time))
 
         case (.active(let press), .contactLifted(let s)):
-            if s.remaining > 0 { return .none }
+            if s.remaining > 0 {
+                let held = fingers(press)
+                if held.contains(s.remaining) { return .none }
+                state = .idle
+                return .endByCount(emission(.ended, press, at: s.time), count: UInt8(clamping: s.remaining),
+                                   minimum: UInt8(clamping: held.lowerBound), maximum: UInt8(clamping: held.upperBound))
+            }
             state = .idle
             return .finish(emission(.ended, press, at: s.time), alsoEnded: false)
 
@@ -139,6 +148,12 @@ public struct LongPressRecognizer: Hashable, Sendable {
             state = .idle
             return .impossible(state: name, input: input.name)
         }
+    }
+
+    /// The counts a won hold takes: exactly `fingers` when set; otherwise its own fingers or
+    /// fewer (a finger may lift, none may join).
+    private func fingers(_ press: Press) -> ClosedRange<Int> {
+        parameters.fingers != 0 ? parameters.fingers...parameters.fingers : 1...max(1, press.fingers)
     }
 
     private mutating func checkFingers(_ count: Int) -> RecognizerAction {

@@ -20,7 +20,11 @@ public struct PanMeasure: ContinuousGesture {
 
     public static var placeholder: PanMeasure { PanMeasure(at: .zero, window: .zero) }
 
-    public static var fingersToContinue: Int { 1 }
+    /// A configuration with the minimum above the maximum does not validate; built in code,
+    /// it takes the minimum only rather than trap.
+    public static func fingers(_ parameters: PanParameters) -> ClosedRange<Int> {
+        parameters.minimumFingers...max(parameters.minimumFingers, parameters.maximumFingers)
+    }
 
     public static func begin(_ s: GroupSample, _ parameters: PanParameters) -> ContinuousStart<PanMeasure> {
         .tracking(PanMeasure(at: s.time, window: parameters.velocityWindow))

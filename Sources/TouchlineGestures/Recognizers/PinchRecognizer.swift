@@ -17,7 +17,7 @@ public struct PinchMeasure: ContinuousGesture {
 
     public static var placeholder: PinchMeasure { PinchMeasure(scale: 1, spanChange: 0, velocity: 0, estimator: VelocityEstimator(window: .zero), span: 0) }
 
-    public static var fingersToContinue: Int { 2 }
+    public static func fingers(_ _: PinchParameters) -> ClosedRange<Int> { 2...GestureGraph.contactCapacity }
 
     public static func begin(_ s: GroupSample, _ parameters: PinchParameters) -> ContinuousStart<PinchMeasure> {
         .tracking(PinchMeasure(scale: 1, spanChange: 0, velocity: 0, estimator: VelocityEstimator.starting(at: s.time, 1, window: parameters.velocityWindow), span: s.span))

@@ -15,7 +15,7 @@ public struct RotateMeasure: ContinuousGesture {
 
     public static var placeholder: RotateMeasure { RotateMeasure(rotation: 0, velocity: 0, estimator: VelocityEstimator(window: .zero), span: 0) }
 
-    public static var fingersToContinue: Int { 2 }
+    public static func fingers(_ _: RotateParameters) -> ClosedRange<Int> { 2...GestureGraph.contactCapacity }
 
     public static func begin(_ s: GroupSample, _ parameters: RotateParameters) -> ContinuousStart<RotateMeasure> {
         .tracking(RotateMeasure(rotation: 0, velocity: 0, estimator: VelocityEstimator.starting(at: s.time, 0, window: parameters.velocityWindow), span: s.span))

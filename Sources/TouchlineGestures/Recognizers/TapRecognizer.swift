@@ -85,6 +85,11 @@ public struct TapRecognizer: Hashable, Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle(series), .contactDown(s)):
+            // A new round over contacts that were already down (docs/gestures.md#finger-count-changes):
+            // a tap is its contacts landing and lifting, and these did not all land in it.
+            if s.began < s.present {
+                return .fail(.note("its contacts were down before this round: a tap starts with its contacts landing"))
+            }
             let previous = continues(series, at: s.time, s.centroid) ? series : nil
             state = .touching(Touch(start: s.time, count: (previous?.count ?? 0) + 1, seriesFingers: previous?.fingers ?? 0,
                                     fingers: s.present, position: s.centroid, travel: s.maxTravel))

@@ -3,10 +3,11 @@ import TouchlineCore
 /// Edge swipe: a pan whose first contact lands within `margin` of a sensor edge and whose first
 /// `slop` of motion points inward (more inward than along the edge). Continuous, like a pan,
 /// with the `edge` it came from. Diagram: docs/gestures.md#edge-swipe.
-public typealias EdgeSwipeRecognizer = ContinuousRecognizer<EdgeSwipeMeasure>
+public struct EdgeSwipeRecognizer: ContinuousKind {
+    public var machine: ContinuousRecognizer<EdgeSwipeMeasure>
+    public init(machine: ContinuousRecognizer<EdgeSwipeMeasure>) { self.machine = machine }
 
-extension ContinuousRecognizer where Measure == EdgeSwipeMeasure {
-    public var surface: Size { parameters.surface }
+    public var surface: Size { machine.parameters.surface }
 }
 
 /// The edge the first contact landed near, and the pan's motion from there.

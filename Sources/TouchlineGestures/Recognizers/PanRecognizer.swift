@@ -3,7 +3,10 @@ import TouchlineCore
 /// Pan (drag): the contacts' centroid moves `slop` with `minimumFingers…maximumFingers` down;
 /// `changed` with translation and velocity on motion, `ended` at the last lift.
 /// Diagram: docs/gestures.md#pan.
-public typealias PanRecognizer = ContinuousRecognizer<PanMeasure>
+public struct PanRecognizer: ContinuousKind {
+    public var machine: ContinuousRecognizer<PanMeasure>
+    public init(machine: ContinuousRecognizer<PanMeasure>) { self.machine = machine }
+}
 
 /// The centroid's translation since the first contact down and its velocity; the edge swipe
 /// tracks its motion with it too.

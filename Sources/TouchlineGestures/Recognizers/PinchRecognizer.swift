@@ -4,7 +4,10 @@ import TouchlineCore
 /// between two fingers) changes by `minimumSpanChange`; `scale` is relative to the span when
 /// tracking began. No minimum span. Ends when fewer than two contacts remain.
 /// Diagram: docs/gestures.md#pinch.
-public typealias PinchRecognizer = ContinuousRecognizer<PinchMeasure>
+public struct PinchRecognizer: ContinuousKind {
+    public var machine: ContinuousRecognizer<PinchMeasure>
+    public init(machine: ContinuousRecognizer<PinchMeasure>) { self.machine = machine }
+}
 
 public struct PinchMeasure: ContinuousGesture {
     /// Product of the frame-to-frame span ratios since tracking began.

@@ -3,7 +3,10 @@ import TouchlineCore
 /// Rotate: two or more contacts turning about their centroid by `minimumAngle`; `rotation` in
 /// radians since tracking began, clockwise positive on the screen (y down, as UIKit). Ends when
 /// fewer than two contacts remain. Diagram: docs/gestures.md#rotate.
-public typealias RotateRecognizer = ContinuousRecognizer<RotateMeasure>
+public struct RotateRecognizer: ContinuousKind {
+    public var machine: ContinuousRecognizer<RotateMeasure>
+    public init(machine: ContinuousRecognizer<RotateMeasure>) { self.machine = machine }
+}
 
 public struct RotateMeasure: ContinuousGesture {
     /// Sum of the frame-to-frame turns since tracking began, radians.

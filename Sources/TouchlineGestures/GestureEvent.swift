@@ -214,9 +214,11 @@ public enum Reason: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible
         case let .timedOut(what, limit):
             return "\(what) within \(formatFixed(limit.milliseconds, decimals: 1)) ms"
         case let .fingers(count, minimum, maximum):
-            return minimum == maximum
-                ? "\(count) fingers, needs \(minimum)"
-                : "\(count) fingers, needs \(minimum)…\(maximum)"
+            let counted = count == 1 ? "1 finger" : "\(count) fingers"
+            // A maximum of every contact a graph tracks is no maximum a person can reach.
+            if minimum == maximum { return "\(counted), needs \(minimum)" }
+            if maximum >= GestureGraph.contactCapacity { return "\(counted), needs \(minimum) or more" }
+            return "\(counted), needs \(minimum)…\(maximum)"
         case let .note(text):
             return text.description
         case let .lostTo(name):

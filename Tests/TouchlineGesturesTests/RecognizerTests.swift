@@ -77,7 +77,7 @@ import TouchlineTesting
         h.wait(400)
         h.down([(0, p(50, 50)), (1, p(70, 50))]); h.wait(50); h.up([0, 1])
         expectLog(h, [
-            "0.050000 explain failed twoFingerTap: 1 fingers, needs 2",
+            "0.050000 explain failed twoFingerTap: 1 finger, needs 2",
             "0.500000 explain won twoFingerTap: lifted after 50.0 ms ≤ 300.0 ms (margin 250.0 ms)",
             "0.500000 tap recognized [twoFingerTap] f2 (60.00,50.00) count=1",
         ])

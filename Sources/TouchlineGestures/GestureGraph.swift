@@ -21,6 +21,17 @@ public struct GestureGraph: Sendable, ArenaHost {
     public var recordsTransitions: Bool = false
     /// Transitions recorded since the last `drainTransitions()`.
     public private(set) var transitions: [Transition] = []
+#if DEBUG
+    /// Off, every frame takes the general path: `sample` for two contacts too, `deliver` for an
+    /// active continuous recognizer, contact lists recomputed, targets searched instead of
+    /// masked, contacts found by search instead of guessed. For FastPathTests, which check that
+    /// both paths give the same events. Read only where a fast path already branches.
+    var usesFastPaths = true
+#else
+    /// Release builds always take the fast paths: a constant, so the switch folds away (read
+    /// at run time, it cost a two-finger frame 1–5 instructions, docs/performance.md).
+    var usesFastPaths: Bool { true }
+#endif
 
     /// Contacts tracked at once; more are ignored and counted (as the frame assembler's
     /// default capacity).
@@ -185,7 +196,8 @@ public struct GestureGraph: Sendable, ArenaHost {
         // have contacts (bit t for target t, when there are at most 64 targets), so the frame's
         // target loops need not search the contacts.
         let incoming = frame.contacts.span
-        var (newContacts, anyFinal, onTargets) = store.withTrackedMutable { GestureGraph.takePositions(&$0, from: incoming) }
+        let guesses = usesFastPaths
+        var (newContacts, anyFinal, onTargets) = store.withTrackedMutable { GestureGraph.takePositions(&$0, from: incoming, guesses: guesses) }
         if newContacts {
             // Hit-tested once, at the first position: a contact belongs to that target (or to
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
@@ -199,9 +211,11 @@ public struct GestureGraph: Sendable, ArenaHost {
                 onTargets |= 1 &<< UInt64(truncatingIfNeeded: target)
                 contactListsValid = 0
             }
+            assert(trackedIDsAreUnique, "a contact is tracked twice: \(pendingDescription)")
         }
         // With more than 64 targets the mask cannot name them: search the contacts instead.
-        let masked = store.targetCount <= 64
+        let masked = usesFastPaths && store.targetCount <= 64
+        assert(!masked || targetMaskIsExact(onTargets), "the target mask \(onTargets) differs from the contacts")
         for t in store.targetIndices where masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t) {
             deliverFrame(to: t, at: frame.time, emit)
         }
@@ -213,6 +227,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 for i in tracked.indices { onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target) }
             }
         }
+        assert(!masked || targetMaskIsExact(onTargets), "the target mask \(onTargets) differs from the contacts")
         for t in store.targetIndices where arena.isOpen(t) && !(masked ? onTargets & (1 &<< UInt64(t)) != 0 : hasContacts(on: t)) {
             sweepAndClose(t, at: frame.time, emit)
         }
@@ -221,8 +236,10 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// The tracked contacts move on and take `incoming`'s positions (see `process`); returns
     /// whether a contact of `incoming` is not tracked and began, whether any ended or was
     /// cancelled, and the mask of targets with tracked contacts. A function of its own that
-    /// captures nothing: as a closure over `process`'s variables it was not inlined.
-    @inline(__always) static func takePositions(_ tracked: inout MutableSpan<Tracked>, from incoming: Span<Contact>) -> (Bool, Bool, UInt64) {
+    /// captures nothing: as a closure over `process`'s variables it was not inlined. Without
+    /// `guesses`, every contact is searched for (the general path): the guess gives the same
+    /// index because a contact is tracked at most once (asserted where contacts are added).
+    @inline(__always) static func takePositions(_ tracked: inout MutableSpan<Tracked>, from incoming: Span<Contact>, guesses: Bool) -> (Bool, Bool, UInt64) {
         var newContacts = false
         var anyFinal = false
         var onTargets: UInt64 = 0
@@ -236,7 +253,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         for j in 0..<incoming.count {
             let id = incoming[j].id
             var i = next
-            if !(i < tracked.count && tracked[i].id == id) {
+            if !(guesses && i < tracked.count && tracked[i].id == id) {
                 i = 0
                 while i < tracked.count && tracked[i].id != id { i &+= 1 }
             }
@@ -440,6 +457,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// loops, counters and per-contact branches, which were most of a two-finger frame's
     /// sample.
     @inline(__always) static func samplePair(_ c0: Tracked, _ c1: Tracked, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
+        assert(!c0.isNew && !c1.isNew && c0.target == c1.target && c0.id != c1.id, "samplePair needs two contacts of one target, both down before")
         var ended: Int32 = 0, cancelled: Int32 = 0
         if c0.phase == .ended { ended &+= 1 } else if c0.phase == .cancelled { cancelled &+= 1 }
         if c1.phase == .ended { ended &+= 1 } else if c1.phase == .cancelled { cancelled &+= 1 }
@@ -474,8 +492,10 @@ public struct GestureGraph: Sendable, ArenaHost {
         // A `let`: a `var` sample was copied (128 bytes) for every call that borrows it.
         let lastTime = store[target: t].lastTime
         let s: GroupSample = store.withTracked { tracked in
-            if tracked.count == 2, tracked[0].target == t, tracked[1].target == t, !tracked[0].isNew, !tracked[1].isNew {
-                return GestureGraph.samplePair(tracked[0], tracked[1], at: time, lastTime: lastTime, moved: &moved)
+            if usesFastPaths, tracked.count == 2, tracked[0].target == t, tracked[1].target == t, !tracked[0].isNew, !tracked[1].isNew {
+                let s = GestureGraph.samplePair(tracked[0], tracked[1], at: time, lastTime: lastTime, moved: &moved)
+                assert(GestureGraph.generalSampleEquals(s, moved: moved, tracked, on: t, at: time, lastTime: lastTime), "samplePair differs from sample")
+                return s
             }
             return GestureGraph.sample(tracked, on: t, at: time, lastTime: lastTime, moved: &moved)
         }
@@ -527,7 +547,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
         for i in MemberIndices(members & arena.status.receiving) where arena.status[i].receivesContacts {
-            if arena.status[i] == .won && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
+            if arena.status[i] == .won && usesFastPaths && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
                 // Made where it is passed: a prepared event changed in place was copied whole
                 // for every call.
                 emit(GestureEvent(
@@ -611,13 +631,17 @@ public struct GestureGraph: Sendable, ArenaHost {
 
     @inline(__always) mutating func contactList(on t: Int) -> ContactList {
         let bit = UInt64(1) << UInt64(t & 63)
-        if t < 64 && contactListsValid & bit != 0 { return contactLists[t] }
+        if t < 64 && contactListsValid & bit != 0 {
+            assert(contactLists[t] == recomputedContactList(on: t), "the cached contact list of target \(t) is stale")
+            return contactLists[t]
+        }
         var list = ContactList()
         store.withTracked { tracked in
             for i in tracked.indices where tracked[i].target == t { list.append(tracked[i].id) }
         }
         contactLists[t] = list
-        if t < 64 { contactListsValid |= bit }
+        // The general path recomputes every list.
+        if usesFastPaths && t < 64 { contactListsValid |= bit }
         return list
     }
 

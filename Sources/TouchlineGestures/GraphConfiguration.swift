@@ -100,6 +100,15 @@ public struct GraphConfiguration: Hashable, Sendable {
     /// two fingers manipulate (move, scale and turn at once), as Flutter's scale recognizer and
     /// map views do. Swipe is simultaneous with pan and edge swipe, so that a quick stroke is
     /// both a pan (for scrolling) and a swipe.
+    ///
+    /// What it reports (docs/gestures.md#what-the-default-graph-reports, DefaultOutputTests):
+    /// - one finger, quick stroke: `pan`, and `swipe` at the lift (≥ 15 mm at ≥ 100 mm/s within
+    ///   500 ms); slow stroke: `pan` only;
+    /// - two fingers dragged together: one `pan` with `fingers` 2 (no pinch: the span changes
+    ///   less than 5 mm; no rotate: they do not turn);
+    /// - two fingers turning about a still midpoint: `rotate` only (from 10°); if the midpoint
+    ///   moves 3 mm, `pan` alongside, and `pinch` if their span changes 5 mm; no `swipe`, which
+    ///   is not simultaneous with rotate.
     public static let `default`: GraphConfiguration = {
         var tap = TapParameters()
         tap.eager = true

@@ -1,0 +1,61 @@
+import TouchlineCore
+
+// What the graph's per-frame fast paths (GestureGraph.swift) rely on, checked by `assert` in
+// debug builds (free in release) where each fast path is taken. FastPathTests drive the same
+// touches through the fast and the general path and compare the events.
+
+extension GestureGraph {
+    /// No contact is tracked twice: the guessed index in `takePositions` then finds the one the
+    /// search finds. (Not "in id order": frames from a trace may reuse ids or send them in any
+    /// order, and the guess only saves a search, so hostile frames must not trip an assert.)
+    var trackedIDsAreUnique: Bool {
+        store.withTracked { tracked in
+            for i in tracked.indices {
+                for j in tracked.indices where j > i && tracked[j].id == tracked[i].id { return false }
+            }
+            return true
+        }
+    }
+
+    /// Bit t of `mask` is set exactly when a tracked contact belongs to target t (the graph has
+    /// at most 64 targets when it masks).
+    func targetMaskIsExact(_ mask: UInt64) -> Bool {
+        for t in store.targetIndices where (mask >> UInt64(t) & 1 != 0) != hasContacts(on: t) { return false }
+        return true
+    }
+
+    /// The ids of the contacts on target `t`, in tracking order (what a cached list must equal).
+    @inline(__always) func recomputedContactList(on t: Int) -> ContactList {
+        var list = ContactList()
+        store.withTracked { tracked in
+            for i in tracked.indices where tracked[i].target == t { list.append(tracked[i].id) }
+        }
+        return list
+    }
+
+#if DEBUG
+    /// `samplePair`'s sample and `moved` are `sample`'s, bit for bit.
+    static func generalSampleEquals(_ pair: GroupSample, moved pairMoved: Bool, _ tracked: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?) -> Bool {
+        var moved = false
+        let general = sample(tracked, on: t, at: time, lastTime: lastTime, moved: &moved)
+        return moved == pairMoved && pair.hasSameBits(as: general)
+    }
+#else
+    // Not compiled in release, where asserts are not evaluated: one more caller of `sample`
+    // changed what the optimizer inlined into the frame's path (3 instructions per frame).
+    static func generalSampleEquals(_ pair: GroupSample, moved pairMoved: Bool, _ tracked: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?) -> Bool { true }
+#endif
+}
+
+extension GroupSample {
+    /// Every field equal to `other`'s bit for bit (`==` takes −0 for 0 and no NaN for itself).
+    func hasSameBits(as o: GroupSample) -> Bool {
+        time == o.time && presentCount == o.presentCount && remainingCount == o.remainingCount && beganCount == o.beganCount
+            && endedCount == o.endedCount && cancelledCount == o.cancelledCount
+            && centroid.x.bitPattern == o.centroid.x.bitPattern && centroid.y.bitPattern == o.centroid.y.bitPattern
+            && span.bitPattern == o.span.bitPattern
+            && translationDelta.dx.bitPattern == o.translationDelta.dx.bitPattern && translationDelta.dy.bitPattern == o.translationDelta.dy.bitPattern
+            && spanDelta.bitPattern == o.spanDelta.bitPattern && spanRatio.bitPattern == o.spanRatio.bitPattern
+            && rotationDelta.bitPattern == o.rotationDelta.bitPattern && maxTravel.bitPattern == o.maxTravel.bitPattern && elapsed == o.elapsed
+    }
+}

@@ -515,7 +515,8 @@ public struct GestureGraph: Sendable, ArenaHost {
     // MARK: - Arena
 
     /// An input whose action the caller needs back (rejections, recorded transitions); frame
-    /// inputs go through `deliver`'s per-kind path. Both keep `deadlineMask` true.
+    /// inputs go through `deliver`. Both keep `deadlineMask` true (the kind's side of the call
+    /// sets the recognizer's bit, UnsafeGraphStorage.swift).
     @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput) -> RecognizerAction {
         store.handle(i, input, deadlines: &deadlineMask)
     }

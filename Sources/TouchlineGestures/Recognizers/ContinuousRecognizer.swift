@@ -2,9 +2,9 @@ import TouchlineCore
 
 /// What a continuous gesture measures while its contacts move, and the thresholds that decide
 /// it. Pan, edge swipe, pinch and rotate differ only here; their state machine is one,
-/// `ContinuousRecognizer`. Conformers are concrete value types and the graph holds
-/// `ContinuousRecognizer<PanMeasure>` and the others directly, so a frame goes through no
-/// existential and allocates nothing (principle 10).
+/// `ContinuousRecognizer`. Conformers are concrete plain values; each kind is a concrete type
+/// around `ContinuousRecognizer` of its measure (ContinuousKind.swift), held in place by the
+/// graph, so a frame goes through no existential and allocates nothing (principle 10).
 public protocol ContinuousMeasure: BitwiseCopyable, Hashable, Sendable {
     associatedtype Parameters: BitwiseCopyable, Hashable, Sendable
     /// The contact counts the gesture takes once it won: with a count outside them it ends
@@ -42,15 +42,15 @@ public enum ContinuousVerdict: Sendable {
 
 /// The continuous gestures' state machine: track the motion from the first contact down,
 /// claim when the measure's threshold is crossed, report `began` / `changed` / `ended` once the
-/// arena accepts, end when fewer than `fingersToContinue` contacts remain. Diagrams:
+/// arena accepts, end when the contacts left are a count it does not take (`fingers(_:)`,
+/// docs/gestures.md#finger-count-changes). Diagrams:
 /// docs/gestures.md#pan, #edge-swipe, #pinch, #rotate (the same states; the guards differ).
 public struct ContinuousRecognizer<Measure: ContinuousMeasure>: BitwiseCopyable, Hashable, Sendable {
     public struct Track: BitwiseCopyable, Hashable, Sendable {
         public var measure: Measure
         public var fingers: Int
         public var position: Point
-        /// Fewer than `fingersToContinue` contacts remained while the claim waited for the
-        /// arena.
+        /// Fewer contacts than it needs remained while the claim waited for the arena.
         public var lifted: Bool
     }
 

@@ -122,9 +122,10 @@ for fingers in [1, 2, 10] {
     // Assembler + default gesture graph + JSON Lines into a reused buffer: the replay and
     // daemon hot path. Every frame moves every finger, so pan, pinch and rotate emit `changed`
     // events, each written as JSON.
-    do {
+    // The same with every registered kind attached (GraphConfiguration.everyKind).
+    for (graphName, configuration) in [("default graph", GraphConfiguration.default), ("every kind", GraphConfiguration.everyKind)] {
         var assembler = FrameAssembler(device: SyntheticPanel.device)
-        var graph = try GestureGraph(configuration: .default, surface: assembler.geometry.size)
+        var graph = try GestureGraph(configuration: configuration, surface: assembler.geometry.size)
         var json = JSONWriter(capacity: 4096)
         var lines = 0
         var written = 0
@@ -132,7 +133,7 @@ for fingers in [1, 2, 10] {
             graph.process(assembler.frame) { _ in }
         }
         var offset: Int64 = 0
-        check("assembler + default graph + JSON", fingers: fingers) { turns in
+        check("assembler + \(graphName) + JSON", fingers: fingers) { turns in
             var frames = 0
             for _ in 0..<turns {
                 for e in turn {
@@ -152,7 +153,7 @@ for fingers in [1, 2, 10] {
         }
         // The gate is only meaningful if the graph was busy: it must have emitted events.
         if lines == 0 {
-            print("assembler + default graph, \(fingers) contacts: the graph emitted nothing in steady motion; the scenario no longer exercises recognizers")
+            print("assembler + \(graphName), \(fingers) contacts: the graph emitted nothing in steady motion; the scenario no longer exercises recognizers")
             failures += 1
         } else {
             print("  (\(lines) gesture events, \(written) bytes of JSON)")

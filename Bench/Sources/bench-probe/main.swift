@@ -2,6 +2,7 @@
 // repeatable on a busy machine where wall clock is not (docs/performance.md).
 //
 //     bench-probe graph N FRAMES     default graph, N fingers circling, FRAMES steady frames
+//     bench-probe graph-all N FRAMES the same with every registered kind attached
 //     bench-probe assembler N FRAMES the assembler alone on the same input
 //     bench-probe replay FILE        read + assemble + recognize + JSON (discarded), in memory
 //
@@ -47,19 +48,20 @@ import TouchlineTrace
 
 let args = CommandLine.arguments
 func usage() -> Never {
-    print("usage: bench-probe graph|assembler FINGERS FRAMES | bench-probe replay FILE")
+    print("usage: bench-probe graph|graph-all|assembler FINGERS FRAMES | bench-probe replay FILE")
     exit(2)
 }
 guard args.count >= 3 else { usage() }
 let start = ContinuousClock.now
 switch args[1] {
-case "graph", "assembler":
+case "graph", "graph-all", "assembler":
     guard args.count == 4, let fingers = Int(args[2]), let frames = Int(args[3]) else { usage() }
     let motion = MovingContacts(fingers: fingers)
-    if args[1] == "graph" {
+    if args[1] != "assembler" {
         let made = motion.frameRing()
         var ring = made.ring
-        var graph = try GestureGraph(configuration: .default, surface: made.assembler.geometry.size)
+        let configuration: GraphConfiguration = args[1] == "graph" ? .default : .everyKind
+        var graph = try GestureGraph(configuration: configuration, surface: made.assembler.geometry.size)
         // The fingers land on a fresh assembler, as they did for the ring: the ring's assembler
         // has them down already, so its frame had no `began`, and a contact whose landing the
         // graph never saw belongs to no target (the graph then did nothing per frame).
@@ -72,10 +74,10 @@ case "graph", "assembler":
         let d = ContinuousClock.now - s
         // Measured only while busy: every frame emits events (pan, pinch, rotate `changed`).
         guard r != 0 else {
-            print("graph \(fingers) contacts: the graph emitted nothing in steady motion; the workload no longer exercises recognizers")
+            print("\(args[1]) \(fingers) contacts: the graph emitted nothing in steady motion; the workload no longer exercises recognizers")
             exit(1)
         }
-        print("graph \(fingers) contacts: \(frames) frames in \(d), \(Double(d.components.attoseconds) / 1e9 / Double(frames) + Double(d.components.seconds) * 1e9 / Double(frames)) ns/frame (checksum \(r))")
+        print("\(args[1]) \(fingers) contacts: \(frames) frames in \(d), \(Double(d.components.attoseconds) / 1e9 / Double(frames) + Double(d.components.seconds) * 1e9 / Double(frames)) ns/frame (checksum \(r))")
     } else {
         var assembler = FrameAssembler(device: SyntheticPanel.device)
         for e in motion.downEvents(at: .zero) { _ = assembler.feed(e) }

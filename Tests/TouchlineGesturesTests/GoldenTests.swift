@@ -5,8 +5,9 @@ import TouchlineGestures
 import TouchlineTesting
 
 // Golden files (style principle 13): every Recordings/NAME.yml has its expected events beside
-// it as Recordings/NAME.events.jsonl: schema-v1 JSON lines from the default graph, as
-// `touchline replay NAME.yml` prints them. Regenerate after a deliberate change with
+// it as Recordings/NAME.events.jsonl: schema-v1 JSON lines from the default graph, or from
+// Recordings/NAME.toml when the recording has one (targets a gesture needs: a draggable item, a
+// drop target), as `touchline replay [--config NAME.toml] NAME.yml` prints them. Regenerate after a deliberate change with
 //     TOUCHLINE_UPDATE_GOLDEN=1 swift test --filter GoldenTests
 // and review the diff.
 
@@ -20,9 +21,19 @@ enum Golden {
         Paths.recordings.appendingPathComponent(String(recording.dropLast(4)) + ".events.jsonl").path
     }
 
+    /// Recordings/NAME.toml beside NAME.yml, when there is one.
+    static func configPath(_ recording: String) -> String? {
+        let path = Paths.recordings.appendingPathComponent(String(recording.dropLast(4)) + ".toml").path
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
     static func render(_ recording: String) throws -> String {
         let trace = try assemble(path: Paths.recordings.appendingPathComponent(recording).path)
-        let events = try GestureHarness.replay(trace.frames, surface: trace.surface)
+        var configuration = GraphConfiguration.default
+        if let path = configPath(recording) {
+            configuration = try GraphConfiguration.parse(toml: String(contentsOfFile: path, encoding: .utf8), file: path)
+        }
+        let events = try GestureHarness.replay(trace.frames, configuration: configuration, surface: trace.surface)
         var writer = JSONWriter()
         for e in events {
             e.writeJSON(into: &writer)

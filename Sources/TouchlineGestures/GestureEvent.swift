@@ -337,6 +337,8 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObj
             case let .word(word): w.field(key, raw: word)
             case let .name(name): w.field(key, name.interned)
             case let .text(text): w.field(key, text)
+            case let .names(list): w.names(key, list.count) { list[$0].interned }
+            case .null: w.fieldNull(key)
             }
         }
         let list = contacts

@@ -98,19 +98,18 @@ extension GestureGraph {
     /// contacts that left are dropped. No arena: the capture target has no members.
     mutating func capturedCountChange(at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         let t = carry.captureTarget
-        var lifts: [(Int, Interval, Double)] = []
-        store.withTracked { tracked in
-            for k in tracked.indices where tracked[k].target == t && tracked[k].phase.isFinal {
-                guard let c = carry.captures.firstIndex(where: { $0.id == tracked[k].id }) else { continue }
-                if tracked[k].phase == .ended {
-                    let capture = carry.captures[c]
-                    lifts.append((capture.target, time - capture.landed, tracked[k].position.distance(to: tracked[k].first)))
-                }
-            }
+        // The captured contacts that left in this frame.
+        var left: [(id: ContactID, ended: Bool, travel: Double)] = []
+        for k in 0..<store.trackedCount {
+            let c = store[tracked: k]
+            if c.target == t && c.phase.isFinal { left.append((c.id, c.phase == .ended, c.position.distance(to: c.first))) }
         }
-        carry.captures.removeAll { capture in store.withTracked { tracked in
-            tracked.indices.contains { tracked[$0].id == capture.id && tracked[$0].phase.isFinal }
-        } }
+        var lifts: [(Int, Interval, Double)] = []
+        for contact in left {
+            guard let c = carry.captures.firstIndex(where: { $0.id == contact.id }) else { continue }
+            let capture = carry.captures.remove(at: c)
+            if contact.ended { lifts.append((capture.target, time - capture.landed, contact.travel)) }
+        }
         for (target, held, travel) in lifts where carry.carrier >= 0 {
             let i = carry.carrier
             let input = CarryInput.captureLifted(target: targetNames[target], held: held, travel: travel, at: time)

@@ -127,3 +127,98 @@ import TouchlineTesting
         try h.expectNothingPending()
     }
 }
+
+extension DragSpringTests {
+    /// Every scenario above, with explain lines: for the schema test.
+    static func everyScenario() throws -> [GestureEvent] {
+        var h = try harness()
+        h.down(0, at: p(20, 20)); h.wait(600)
+        h.down(1, at: p(60, 20)); h.wait(80); h.up(1)
+        h.move(0, to: p(140, 30), over: 50); h.wait(900)
+        h.move(0, to: p(140, 90), over: 50); h.up(0)
+        h.wait(400)
+        h.down(0, at: p(20, 20)); h.wait(600)
+        h.move(0, to: p(140, 30), over: 50); h.wait(600)
+        h.move(0, to: p(100, 100), over: 50); h.up(0)
+        h.wait(400)
+        h.down(0, at: p(140, 30)); h.wait(80); h.up(0)
+        h.wait(400)
+        return h.events
+    }
+
+    /// The JSON of a drag: `items` an array of names, `over` null or a name, `dropTarget` at
+    /// the drop; a spring's events carry the drag's contacts.
+    @Test func jsonLinesOfADragWithTwoItemsAndASpring() throws {
+        let lines = try Self.everyScenario().filter { $0.gesture != .explain }.map(\.json)
+        #expect(lines.contains(#"{"v":1,"seq":1,"time":0.500000,"device":0,"gesture":"drag","phase":"began","target":"a","fingers":1,"x":20.00,"y":20.00,"recognizer":"dragA","items":["a"],"over":null,"contacts":[0]}"#))
+        #expect(lines.contains { $0.contains(#""phase":"ended","target":"a","fingers":1,"x":140.00,"y":90.00,"recognizer":"dragA","items":["a","b"],"dropTarget":"bin","contacts":[0]}"#) })
+        #expect(lines.contains { $0.contains(#""gesture":"spring","phase":"began","target":"folder","fingers":1,"x":140.00,"y":30.00,"recognizer":"folderSpring","contacts":[0]}"#) })
+        #expect(lines.contains { $0.contains(#""items":["a","b"],"over":"folder""#) })
+    }
+
+    /// Every began ends, no impossible transition, nothing pending, on random touches over the
+    /// desk (long holds lift items, taps land on items and on the folder while dragging).
+    @Test(arguments: Seeds.cases(300, base: 0xD2A6_0001))
+    func everyBeganEndsOnTheDesk(seed: UInt64) throws {
+        let frames = randomScript(seed: seed).frames
+        let (events, _, graph) = try PropertyTests.run(frames, configuration: Self.desk, explain: false)
+        var open = Set<String>()
+        for e in events where e.gesture != .explain {
+            let key = "\(e.target)/\(e.recognizer)"
+            switch e.phase {
+            case .began:
+                #expect(!open.contains(key), "seed \(seed): \(key) began twice at \(e.time)")
+                open.insert(key)
+            case .changed:
+                #expect(open.contains(key), "seed \(seed): \(key) changed without began at \(e.time)")
+            case .ended, .cancelled:
+                #expect(open.remove(key) != nil, "seed \(seed): \(key) \(e.phase) without began at \(e.time)")
+            case .recognized, .won, .waiting, .held, .failed, .bug:
+                break
+            }
+        }
+        #expect(open.isEmpty, "seed \(seed): began without end: \(open.sorted())")
+        #expect(graph.internalErrors == 0, "seed \(seed): \(graph.internalErrors) impossible transitions")
+        #expect(graph.isIdle, "seed \(seed): pending at the end: \(graph.pendingDescription)")
+    }
+
+    /// A drag that carries pays a hit test per move; the same random streams at 60, 120 and
+    /// 240 Hz give the same drag and spring events (thresholds on time and distance only).
+    @Test func sameDragEventsAt60120And240Hz() throws {
+        func run(_ rate: Double) throws -> [String] {
+            var h = try GestureHarness(configuration: Self.desk, rate: rate)
+            h.down(0, at: p(20, 20)); h.wait(600)
+            h.down(1, at: p(60, 20)); h.wait(80); h.up(1)
+            h.move(0, to: p(140, 30), over: 100); h.wait(900)
+            h.move(0, to: p(140, 90), over: 100); h.up(0)
+            return h.gestures.filter { $0.phase != .changed }.map(\.logLine)
+        }
+        let at60 = try run(60)
+        #expect(at60.count == 4)
+        #expect(try run(120) == at60)
+        #expect(try run(240) == at60)
+    }
+
+    /// dropTargets is a validated relation: an undeclared target, the drag's own target, or
+    /// the key on a kind that does not carry are errors at the key.
+    @Test func dropTargetsAreValidatedAtTheKey() {
+        func error(_ text: String) -> String {
+            do {
+                _ = try GraphConfiguration.parse(toml: text, file: "graph.toml")
+                return "no error"
+            } catch {
+                return error.description
+            }
+        }
+        let targets = "[[target]]\nname = \"a\"\nrect = [0, 0, 10, 10]\n[[target]]\nname = \"bin\"\nrect = [20, 0, 10, 10]\n"
+        #expect(error(targets + "[[recognizer]]\nkind = \"drag\"\ntarget = \"a\"\ndropTargets = [\"bin\", \"trash\"]\n")
+            == "graph.toml:10:1: recognizer 'drag' names target 'trash' in dropTargets, which is not declared; targets: 'a', 'bin'")
+        #expect(error(targets + "[[recognizer]]\nkind = \"drag\"\ntarget = \"a\"\ndropTargets = \"a\"\n")
+            == "graph.toml:10:1: recognizer 'drag' names its own target 'a' in dropTargets; an item is dropped somewhere else than where it was lifted")
+        #expect(error(targets + "[[recognizer]]\nkind = \"tap\"\ntarget = \"a\"\ndropTargets = [\"bin\"]\n")
+            == "graph.toml:10:1: recognizer 'tap' is a tap and names dropTargets; only a recognizer that carries its contacts across targets (drag) has drop targets")
+        #expect(error(targets + "[[recognizer]]\nkind = \"drag\"\ntarget = \"a\"\ndropTargets = [3]\n")
+            .hasPrefix("graph.toml:10:16: found 3 for dropTargets; expected an array of target names"))
+        #expect(error(targets + "[[recognizer]]\nkind = \"drag\"\ntarget = \"a\"\ndropTargets = [\"bin\"]\n[[recognizer]]\nkind = \"spring\"\ntarget = \"bin\"\n") == "no error")
+    }
+}

@@ -81,6 +81,23 @@ struct CarryRoute: Sendable {
 
     /// The capture target's index, -1 without a plan.
     var captureTarget: Int { plan?.captureTarget ?? -1 }
+
+    /// The graph's targets and their names, with the capture target after the declared ones
+    /// when there is a plan (captured contacts belong to it: no rectangle, no hit order).
+    func withCaptureTarget(_ targets: [GestureGraph.TargetState], _ names: [GestureName]) -> ([GestureGraph.TargetState], [GestureName]) {
+        guard plan != nil else { return (targets, names) }
+        let none = Rect(x: 0, y: 0, width: 0, height: 0)
+        return (targets + [GestureGraph.TargetState(rect: none, hitRect: none, z: 0)], names + [GestureName("(captured)")])
+    }
+
+    /// Hover recognizers answer the carry, not contacts: no arena's members.
+    func removeHoverMembers(from arena: inout Arena) {
+        guard let plan else { return }
+        for t in arena.targets.indices { arena.targets[t].members &= ~plan.hoverMask }
+    }
+
+    /// Recognizer `i` is a hover recognizer.
+    func hovers(_ i: Int) -> Bool { plan.map { $0.hoverMask & (1 << UInt64(i & 63)) != 0 } ?? false }
 }
 
 extension GestureGraph {

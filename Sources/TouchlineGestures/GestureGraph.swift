@@ -109,12 +109,9 @@ public struct GestureGraph: Sendable, ArenaHost {
             return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
         let specs = configuration.recognizers
-        let plan = CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets)
-        carry = CarryRoute(plan: plan)
-        // A carry's captured contacts belong to a target of their own, after the declared ones
-        // and in no hit order (Carrying.swift).
-        let allTargets = plan == nil ? targets : targets + [TargetState(rect: Rect(x: 0, y: 0, width: 0, height: 0), hitRect: Rect(x: 0, y: 0, width: 0, height: 0), z: 0)]
-        targetNames = targetSpecs.map { GestureName($0.name) } + (plan == nil ? [] : [GestureName("(captured)")])
+        carry = CarryRoute(plan: CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets))
+        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName($0.name) })
+        targetNames = allNames
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
@@ -123,8 +120,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         kinds = specs.map(\.kind.gesture)
         arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: allTargets.count,
                       simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
-        // Hover recognizers answer the carry, not contacts: no arena's members.
-        if let plan { for t in arena.targets.indices { arena.targets[t].members &= ~plan.hoverMask } }
+        carry.removeHoverMembers(from: &arena)
         store = GraphStore(specs.map(\.kind), surface: surface, targets: allTargets)
         contactLists = Array(repeating: ContactList(), count: allTargets.count)
     }
@@ -159,7 +155,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     }
 
     mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
-        if let plan = carry.plan, plan.hoverMask & (1 << UInt64(i & 63)) != 0 { return fireHover(i, d, emit) }
+        if carry.hovers(i) { return fireHover(i, d, emit) }
         let target = arena.targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.

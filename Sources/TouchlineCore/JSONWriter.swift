@@ -19,6 +19,10 @@ public protocol JSONMembers {
     mutating func fixed(_ scaled: Int64, decimals: Int)
     /// An array of whole numbers.
     mutating func array(_ key: StaticString, _ count: Int, _ element: (Int) -> UInt32)
+    /// An array of interned names, as JSON strings.
+    mutating func names(_ key: StaticString, _ count: Int, _ element: (Int) -> InternedString)
+    /// `null`.
+    mutating func fieldNull(_ key: StaticString)
 }
 
 /// Builds one JSON object at a time into `bytes`.
@@ -139,6 +143,16 @@ public struct JSONWriter: Sendable, JSONMembers {
     @inlinable public mutating func array(_ key: StaticString, _ count: Int, _ element: (Int) -> UInt32) {
         beginArray(key)
         for i in 0..<count { self.element(Double(element(i)), decimals: 0) }
+        endArray()
+    }
+
+    @inlinable public mutating func names(_ key: StaticString, _ count: Int, _ element: (Int) -> InternedString) {
+        beginArray(key)
+        for i in 0..<count {
+            separator()
+            element(i).appendJSON(to: &bytes)
+            needsComma = true
+        }
         endArray()
     }
 

@@ -274,6 +274,27 @@ public struct JSONScratch: JSONMembers {
         byte(UInt8(ascii: "]"))
     }
 
+    /// An array of interned names (`JSONWriter.names`' bytes), each checked before it is
+    /// written.
+    @inlinable public mutating func names(_ key: StaticString, _ count: Int, _ element: (Int) -> InternedString) {
+        self.key(key)
+        byte(UInt8(ascii: "["))
+        for i in 0..<count {
+            if i > 0 { byte(UInt8(ascii: ",")) }
+            let json = element(i).jsonBytes
+            guard room(json.count) else { return }
+            if let start = json.baseAddress { (base + written).update(from: start.assumingMemoryBound(to: UInt8.self), count: json.count) }
+            written &+= json.count
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
+    @inlinable public mutating func fieldNull(_ key: StaticString) {
+        guard room(keyLength(key) &+ 4) else { return }
+        putKey(key)
+        bytes("null")
+    }
+
     /// As `appendFixed(_:decimals:to:)` for an Int64 (decimals 0...24).
     @inlinable @inline(__always) public mutating func fixed(_ scaled: Int64, decimals: Int) {
         precondition(decimals >= 0 && decimals <= 24)

@@ -202,12 +202,12 @@ struct ConfigReader {
         }
         var kind = RecognizerKind(defaultsOf: recognizer)
         var spec = RecognizerSpec(name: kindName, kind: kind, target: "")
-        func strings(_ entry: TOMLEntry) throws(ConfigError) -> [String] {
+        func strings(_ entry: TOMLEntry, of what: String = "recognizer") throws(ConfigError) -> [String] {
             if case let .string(s) = entry.value.kind { return [s] }
-            guard case let .array(items) = entry.value.kind else { throw wrong(entry.value, entry.key, "a recognizer name or an array of them") }
+            guard case let .array(items) = entry.value.kind else { throw wrong(entry.value, entry.key, "a \(what) name or an array of them") }
             var out: [String] = []
             for item in items {
-                guard case let .string(s) = item.kind else { throw wrong(item, entry.key, "an array of recognizer names (strings)") }
+                guard case let .string(s) = item.kind else { throw wrong(item, entry.key, "an array of \(what) names (strings)") }
                 out.append(s)
             }
             return out
@@ -225,6 +225,7 @@ struct ConfigReader {
                 spec.target = s
             case "simultaneousWith": spec.simultaneousWith = try strings(entry)
             case "requiresFailureOf": spec.requiresFailureOf = try strings(entry)
+            case "dropTargets": spec.dropTargets = try strings(entry, of: "target")
             default:
                 try set(entry, in: &kind)
                 own.insert(entry.key)

@@ -12,6 +12,8 @@ extension GestureGraph {
     /// take the new count ends itself (`endByCount`), and when no owner goes on while contacts
     /// stay down, the arena opens a new round for them.
     @inline(never) mutating func deliverCountChange(to t: Int, members: UInt64, _ s: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        // A carry's captured contacts open no arena (docs/gestures.md#carrying).
+        if t == carry.captureTarget { return capturedCountChange(at: time, emit) }
         var owners: UInt64 = 0
         if s.began > 0 {
             owners = arena.owners(of: t)

@@ -258,6 +258,9 @@ extension GestureDetail {
 /// One gesture event (or explain line), schema version 1.
 public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObjectMembers {
     public static let schemaVersion = 1
+    /// The schema's minor version: additions a v1 reader may ignore (new gestures and keys),
+    /// not written in events (docs/events.md#versions). 1.1: drag and spring.
+    public static let schemaMinorVersion = 1
 
     /// Counts every line the graph emitted (explain lines included), from 0.
     public var seq: Int
@@ -337,6 +340,8 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObj
             case let .word(word): w.field(key, raw: word)
             case let .name(name): w.field(key, name.interned)
             case let .text(text): w.field(key, text)
+            case let .names(list): w.names(key, list.count) { list[$0].interned }
+            case .null: w.fieldNull(key)
             }
         }
         let list = contacts

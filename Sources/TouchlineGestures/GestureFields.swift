@@ -39,6 +39,10 @@ public enum FieldValue: Sendable, CustomStringConvertible {
     case name(GestureName)
     /// Any text, escaped as JSON requires (made only for explain lines).
     case text(String)
+    /// Target or recognizer names, as a JSON array of strings (a drag's `items`).
+    case names(NameList)
+    /// No value: JSON `null` (a drag's `over` when it is over no drop target).
+    case null
 
     public var description: String {
         switch self {
@@ -48,6 +52,8 @@ public enum FieldValue: Sendable, CustomStringConvertible {
         case let .word(w): return w.description
         case let .name(n): return n.description
         case let .text(t): return t
+        case let .names(list): return list.description
+        case .null: return "null"
         }
     }
 }

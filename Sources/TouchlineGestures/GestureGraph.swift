@@ -45,7 +45,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// line with phase `bug` when explaining.
     public private(set) var internalErrors = 0
     /// Lines emitted so far (the next event's `seq`).
-    public private(set) var seq = 0
+    public internal(set) var seq = 0
 
     /// Trivially copyable (the name lives in `targetNames`), so reading `store[target: t]` on the
     /// per-frame path copies no String and retains nothing.
@@ -90,6 +90,9 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// set: membership changes only when a contact lands or leaves, not on every frame.
     var contactLists: [ContactList]
     var contactListsValid: UInt64 = 0
+    /// Drag and spring-loading's cross-target state (Carrying.swift); inert without a carrier
+    /// or hover kind.
+    var carry: CarryRoute
 
     /// Builds the graph after `configuration.validate()`: an invalid configuration throws
     /// (docs/config.md#validation) and nothing is repaired.
@@ -105,18 +108,21 @@ public struct GestureGraph: Sendable, ArenaHost {
             let hit = Rect(x: rect.x + (rect.width - width) / 2, y: rect.y + (rect.height - height) / 2, width: width, height: height)
             return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
-        targetNames = targetSpecs.map { GestureName($0.name) }
+        let specs = configuration.recognizers
+        carry = CarryRoute(plan: CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets))
+        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName($0.name) })
+        targetNames = allNames
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        let specs = configuration.recognizers
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
-        arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: targets.count,
+        arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: allTargets.count,
                       simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
-        store = GraphStore(specs.map(\.kind), surface: surface, targets: targets)
-        contactLists = Array(repeating: ContactList(), count: targets.count)
+        carry.removeHoverMembers(from: &arena)
+        store = GraphStore(specs.map(\.kind), surface: surface, targets: allTargets)
+        contactLists = Array(repeating: ContactList(), count: allTargets.count)
     }
 
     // MARK: - Time
@@ -149,6 +155,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     }
 
     mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
+        if carry.hovers(i) { return fireHover(i, d, emit) }
         let target = arena.targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.
@@ -202,7 +209,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             // Hit-tested once, at the first position: a contact belongs to that target (or to
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
             for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
-                guard let target = hitTest(c.position),
+                guard let landed = hitTest(c.position), case let target = routeLanding(c.id, on: landed, at: frame.time),
                       store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
                 else {
                     ignoredContacts += 1
@@ -585,6 +592,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             claim(i, reason, at: time, emit)
         case let .fail(reason):
             fail(i, reason, at: time, emit)
+            if carry.carrier == i { carrierDone(i, at: time, emit) }
         case let .emit(e):
             if arena.status[i] == .won { emitEvent(i, e, at: time, emit) } else { reportBug(i, state: "not won", input: "emit", at: time, emit) }
         case let .finish(e, alsoEnded):
@@ -596,13 +604,18 @@ public struct GestureGraph: Sendable, ArenaHost {
                     emitEvent(i, ended, at: time, emit)
                 }
                 arena.finish(i)
+                if carry.carrier == i { carrierDone(i, at: time, emit) }
             } else {
                 reportBug(i, state: "not won", input: "finish", at: time, emit)
             }
         case let .endByCount(e, count, minimum, maximum):
             endByCount(i, e, count: count, minimum: minimum, maximum: maximum, at: time, emit)
+            if carry.carrier == i { carrierDone(i, at: time, emit) }
         case let .impossible(state, input):
             reportBug(i, state: state, input: input, at: time, emit)
+            if carry.carrier == i { carrierDone(i, at: time, emit) }
+        case let .locate(point):
+            locate(i, point, at: time, emit)
         }
     }
 

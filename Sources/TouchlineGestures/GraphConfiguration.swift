@@ -71,13 +71,18 @@ public struct RecognizerSpec: Hashable, Sendable {
     public var simultaneousWith: [String]
     /// Recognizers that must fail before this one's claim stands.
     public var requiresFailureOf: [String]
+    /// The targets a carrier (a drag) may be dropped on (docs/gestures.md#carrying); only a
+    /// kind that `carries` may name any.
+    public var dropTargets: [String]
 
-    public init(name: String, kind: RecognizerKind, target: String = "surface", simultaneousWith: [String] = [], requiresFailureOf: [String] = []) {
+    public init(name: String, kind: RecognizerKind, target: String = "surface", simultaneousWith: [String] = [], requiresFailureOf: [String] = [],
+                dropTargets: [String] = []) {
         self.name = name
         self.kind = kind
         self.target = target
         self.simultaneousWith = simultaneousWith
         self.requiresFailureOf = requiresFailureOf
+        self.dropTargets = dropTargets
     }
 }
 

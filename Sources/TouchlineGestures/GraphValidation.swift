@@ -46,6 +46,8 @@ extension GraphConfiguration {
         var simultaneousWith: [[Int]]
         /// Recognizer i's `requiresFailureOf`, as indices.
         var requiresFailureOf: [[Int]]
+        /// Recognizer i's `dropTargets`, as a mask of target indices (bit t: target t).
+        var dropTargets: [UInt64] = []
     }
 
     /// Validates and resolves every name to its index.
@@ -117,7 +119,38 @@ extension GraphConfiguration {
             let first = recognizers[cycle[0]]
             throw E(.cycle, .recognizer(first.name, cycle[0]), key: "requiresFailureOf", "requiresFailureOf makes recognizers wait for each other's failure for ever: \(path); remove one of these relations")
         }
-        return Resolved(targetOf: targetOf, simultaneousWith: simultaneous, requiresFailureOf: requires)
+        var drops: [UInt64] = []
+        for (k, r) in recognizers.enumerated() {
+            drops.append(try Self.dropTargetMask(r, k, targetIndex))
+        }
+        return Resolved(targetOf: targetOf, simultaneousWith: simultaneous, requiresFailureOf: requires, dropTargets: drops)
+    }
+
+    /// A carrier's `dropTargets` as a mask of target indices: each a declared target, other than
+    /// the carrier's own (an item is not dropped on where it was lifted from), among the first
+    /// 64 (the carry keeps them as a 64-bit set, as the arena keeps its members); only a kind
+    /// that carries may name any. The error is at the `dropTargets` key.
+    static func dropTargetMask(_ r: RecognizerSpec, _ k: Int, _ targetIndex: [String: Int]) throws(GraphConfigurationError) -> UInt64 {
+        typealias E = GraphConfigurationError
+        guard !r.dropTargets.isEmpty else { return 0 }
+        let subject = E.Subject.recognizer(r.name, k)
+        guard r.kind.recognizer.carries else {
+            throw E(.reference, subject, key: "dropTargets", "recognizer \(E.quoted(r.name)) is a \(r.kind.gesture.name) and names dropTargets; only a recognizer that carries its contacts across targets (drag) has drop targets")
+        }
+        var mask: UInt64 = 0
+        for name in r.dropTargets {
+            guard let t = targetIndex[name] else {
+                throw E(.reference, subject, key: "dropTargets", "recognizer \(E.quoted(r.name)) names target \(E.quoted(name)) in dropTargets, which is not declared; targets: \(list(targetIndex.sorted { $0.value < $1.value }.map(\.key)))")
+            }
+            if name == r.target {
+                throw E(.reference, subject, key: "dropTargets", "recognizer \(E.quoted(r.name)) names its own target \(E.quoted(name)) in dropTargets; an item is dropped somewhere else than where it was lifted")
+            }
+            guard t < 64 else {
+                throw E(.count, subject, key: "dropTargets", "recognizer \(E.quoted(r.name)) names target \(E.quoted(name)) (target \(t + 1)) in dropTargets; drop targets must be among the first 64 targets declared")
+            }
+            mask |= 1 << UInt64(t)
+        }
+        return mask
     }
 
     /// The first cycle of the "requires the failure of" relation, as recognizer indices

@@ -103,6 +103,29 @@ public enum RecognizerInput: Sendable, CustomStringConvertible {
     }
 }
 
+/// What the carry tells its carrier (docs/gestures.md#carrying): inputs about other targets,
+/// which no contact of the carrier's own target says.
+public enum CarryInput: Sendable {
+    /// The answer to `locate`: the drop target (one of the recognizer's `dropTargets`) under
+    /// the point, nil when none is; `from`, the carrier's own target (its first item).
+    case over(GestureName?, from: GestureName, Timestamp)
+    /// A contact the carry captured (it landed on a draggable target `target` while carrying)
+    /// lifted after `held`, `travel` mm from where it landed.
+    case captureLifted(target: GestureName, held: Interval, travel: Double, at: Timestamp)
+
+    public var time: Timestamp {
+        switch self {
+        case let .over(_, _, t), let .captureLifted(_, _, _, t): return t
+        }
+    }
+    public var name: StaticString {
+        switch self {
+        case .over: return "over"
+        case .captureLifted: return "captureLifted"
+        }
+    }
+}
+
 /// An event a recognizer wants out; the graph adds seq, time, device, target and contacts.
 public struct Emission: Hashable, Sendable {
     public var phase: GesturePhase
@@ -143,6 +166,12 @@ public enum RecognizerAction: Sendable {
     /// The state machine had no transition for this input: our bug. The graph reports it and
     /// resets the recognizer.
     case impossible(state: StaticString, input: StaticString)
+    /// A won carrier (a kind with `carries`, a drag) is at `point` now: the graph makes it the
+    /// carry if none is active, hit-tests the point among the other targets, tells the
+    /// hovered target's hover recognizers, and answers with `carried(.over(…))` at once
+    /// (docs/gestures.md#carrying). Asked only by a carrier, so a graph without one never
+    /// hit-tests after a contact's landing.
+    case locate(Point)
 
     public var name: StaticString {
         switch self {
@@ -154,6 +183,7 @@ public enum RecognizerAction: Sendable {
         case .finish: return "finish"
         case .endByCount: return "endByCount"
         case .impossible: return "impossible"
+        case .locate: return "locate"
         }
     }
 }

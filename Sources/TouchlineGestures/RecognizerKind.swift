@@ -45,6 +45,18 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     /// True when the kind implements `movedWhileActive` (the graph asks only those).
     static var continuesInPlace: Bool { get }
 
+    /// The kind carries its contacts across targets once it wins (a drag): it may answer
+    /// `locate`, its target is draggable (contacts landing on draggable targets while it
+    /// carries are captured for it), and it hears `carried(_:)`. docs/gestures.md#carrying.
+    static var carries: Bool { get }
+    /// The kind answers a carry hovering over its target (spring-loading) instead of contacts:
+    /// it is no member of its target's arena, and gets the carried contacts as its inputs
+    /// (`contactDown` when the carry enters the target, `contactsMoved`, `contactLifted` when
+    /// it leaves or ends). docs/gestures.md#carrying.
+    static var hovers: Bool { get }
+    /// An input from the carry (a carrier's only: `carries`).
+    mutating func carried(_ input: CarryInput) -> RecognizerAction
+
     // The graph's side of the table, provided for every kind (UnsafeGraphStorage.swift) and
     // not implemented by one: the graph holds each recognizer in place in its storage and
     // reaches it through these, one indirect call each.
@@ -54,6 +66,7 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     static func _movedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
                                   _ detail: inout GestureDetail) -> Bool
     static func _deadline(_ cell: RecognizerCell) -> Timestamp?
+    static func _carried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
     static func _stateName(_ cell: RecognizerCell) -> StaticString
 }
 
@@ -61,6 +74,9 @@ extension GestureRecognizer {
     public static func relationProblem(_ parameters: Parameters) -> ParameterProblem? { nil }
 
     public static var continuesInPlace: Bool { false }
+    public static var carries: Bool { false }
+    public static var hovers: Bool { false }
+    public mutating func carried(_ input: CarryInput) -> RecognizerAction { .none }
 
     @inline(__always)
     public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
@@ -266,6 +282,8 @@ public struct RecognizerRegistry: Sendable {
         EdgeSwipeRecognizer.self,
         PinchRecognizer.self,
         RotateRecognizer.self,
+        DragRecognizer.self,
+        SpringRecognizer.self,
     ])
 
     /// Kinds by name; a later kind with a name already taken replaces the earlier.

@@ -104,6 +104,13 @@ struct GraphStore: Sendable {
         return slot.kind._movedWhileActive(cell(slot), s, &fingers, &position, &detail)
     }
 
+    /// Hands a carry's input to recognizer `i` (a carrier), keeping `deadlines` true.
+    mutating func carried(_ i: Int, _ input: CarryInput, deadlines: inout UInt64) -> RecognizerAction {
+        let slot = slots[i]
+        _ = writable()
+        return slot.kind._carried(cell(slot), input, UInt64(1) << UInt64(i & 63), &deadlines)
+    }
+
     @inline(__always) func deadline(_ i: Int) -> Timestamp? {
         let slot = slots[i]
         return slot.kind._deadline(cell(slot))
@@ -273,6 +280,13 @@ extension GestureRecognizer {
     }
 
     public static func _deadline(_ cell: RecognizerCell) -> Timestamp? { recognizer(cell).pointee.deadline }
+
+    public static func _carried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        let r = recognizer(cell)
+        let action = r.pointee.carried(input)
+        deadlines = r.pointee.deadline != nil ? deadlines | bit : deadlines & ~bit
+        return action
+    }
 
     public static func _stateName(_ cell: RecognizerCell) -> StaticString { recognizer(cell).pointee.stateName }
 }

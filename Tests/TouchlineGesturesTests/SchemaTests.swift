@@ -14,9 +14,15 @@ struct SchemaValidator {
 
     func errors(_ value: Any, _ schema: [String: Any], path: String) -> [String] {
         var out: [String] = []
+        // A list of types (`["string", "null"]`, schema 1.1): any of them.
+        if let types = schema["type"] as? [String] {
+            let ok = types.contains { errors(value, ["type": $0], path: path).isEmpty }
+            if !ok { out.append("\(path): expected one of \(types), found \(value)") }
+        }
         if let type = schema["type"] as? String {
             let ok: Bool
             switch type {
+            case "null": ok = value is NSNull
             case "object": ok = value is [String: Any]
             case "array": ok = value is [Any]
             case "string": ok = value is String
@@ -112,6 +118,7 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
             lines += try GestureHarness.replay(trace.frames, surface: trace.surface, explain: true).map(\.json)
         }
         lines += try replayTrace("xorg-integration-tests/n4.events", explain: true).1.map(\.json)
+        lines += try DragSpringTests.everyScenario().map(\.json)
         for seed in Seeds.cases(30, base: 0x5C4E_0001) {
             let s = randomScript(seed: seed)
             lines += try GestureHarness.replay(s.frames, surface: s.surface, explain: true).map(\.json)
@@ -133,7 +140,10 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
             let fields = topLevelFields(line)
             let gesture = fields.first { $0.key == "gesture" }?.raw.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ""
             gestures.insert(gesture)
-            let expectedOrder = (order["common"] ?? []) + (order[gesture] ?? []) + (order["last"] ?? [])
+            // A kind's keys in its order; since 1.1 a kind may leave some out by phase (a drag's
+            // `over` until the drop, `dropTarget` at it), which `required` in the schema checks.
+            let present = Set(fields.map(\.key))
+            let expectedOrder = (order["common"] ?? []) + (order[gesture] ?? []).filter { present.contains($0) } + (order["last"] ?? [])
             if fields.map(\.key) != expectedOrder { failures += 1; Issue.record("key order \(fields.map(\.key)) ≠ \(expectedOrder) in \(line)") }
             for (key, raw) in fields {
                 guard let places = decimals[key] else { continue }
@@ -141,7 +151,7 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
                 if actual != places { failures += 1; Issue.record("\(key) has \(actual) decimals, not \(places), in \(line)") }
             }
         }
-        #expect(gestures == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "explain"], "kinds covered: \(gestures.sorted())")
+        #expect(gestures == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "drag", "spring", "explain"], "kinds covered: \(gestures.sorted())")
     }
 
     @Test func schemaRejectsWhatItShould() {

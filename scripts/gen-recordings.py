@@ -193,6 +193,13 @@ def gestures():
     s.move(700, a=lambda k: (40.0 + 120.0 * ease(k), 40.0 + 50.0 * ease(k))); s.wait(100); s.up("a"); s.wait(200)
     out["drag"] = ("long press (600 ms) lifts an item at (40, 40), carries it 130 mm, drops it", s)
 
+    s = Script(14)
+    s.wait(40); s.down(a=(40.0, 40.0)); s.wait(600)
+    s.move(350, a=lambda k: (40.0 + 60.0 * ease(k), 40.0 + 25.0 * ease(k)))
+    s.down(b=(40.0, 100.0)); s.wait(80); s.up("b")
+    s.move(350, a=lambda k: (100.0 + 60.0 * ease(k), 65.0 + 25.0 * ease(k))); s.wait(100); s.up("a"); s.wait(200)
+    out["drag-two-items"] = ("a drag lifts an item at (40, 40); on the way, a second finger taps another item at (40, 100) (80 ms), which joins the drag; both are dropped at (160, 90)", s)
+
     s = Script(13)
     s.wait(40); s.down(a=(30.0, 100.0)); s.wait(600)
     s.move(400, a=lambda k: (30.0 + 140.0 * ease(k), 100.0 - 60.0 * ease(k))); s.wait(900)

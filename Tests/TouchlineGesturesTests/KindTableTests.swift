@@ -148,8 +148,8 @@ struct TouchCountFields: GestureFields {
 
     @Test func theStandardTableListsEveryKindOnce() {
         let names = RecognizerRegistry.standard.kinds.map { $0.gesture.description }
-        #expect(names == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate"])
-        #expect(registry.kinds.count == 8)
-        #expect(GraphConfiguration.parameters.count == 27)
+        #expect(names == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "peek"])
+        #expect(registry.kinds.count == 9)
+        #expect(GraphConfiguration.parameters.count == 38)
     }
 }

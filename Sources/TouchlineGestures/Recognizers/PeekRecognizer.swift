@@ -424,6 +424,16 @@ extension PeekRecognizer: GestureRecognizer {
     }
 
     public init(parameters: PeekParameters, surface: Size) { self.init(parameters: parameters) }
+
+    /// The source `auto` gives a device's touches (what `touchline inspect` says): pressure
+    /// when the frame assembler normalizes one for it (ABS_MT_PRESSURE on a multitouch device,
+    /// ABS_PRESSURE on a single-touch one), else touch size (ABS_MT_TOUCH_MAJOR), else time.
+    /// Through libinput, whose touch API has neither, a device gets time.
+    public static func autoSource(of device: DeviceDescription) -> Source {
+        let pressure = device.isMultitouch ? device.absinfo[EventCodes.ABS_MT_PRESSURE] : device.absinfo[EventCodes.ABS_PRESSURE]
+        if pressure != nil { return .pressure }
+        return device.touchMajorAxis != nil ? .size : .time
+    }
     public var stateName: StaticString { state.name }
     public static var readsForce: Bool { true }
 }

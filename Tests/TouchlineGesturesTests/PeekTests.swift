@@ -5,8 +5,8 @@ import TouchlineTesting
 
 // Peek and pop (docs/gestures.md#peek), scripted: a finger lands, presses harder in place,
 // lifts. The graph is the default one with a peek recognizer declared first that requires the
-// tap's failure (docs/config.md#peek), as docs/example-config.toml declares it: so a quick touch,
-// however hard, stays a tap, and the peek begins once the tap has failed (at 300 ms, or at the
+// tap's failure, as docs/config.md#peek declares it (`peekFromTheDocsParses`): so a quick
+// touch, however hard, stays a tap, and the peek begins once the tap has failed (at 300 ms, or at the
 // press if later).
 
 /// The default graph with `peek` declared first, waiting for the tap to fail.
@@ -179,5 +179,38 @@ func peekGraph(_ parameters: PeekParameters = PeekParameters()) -> GraphConfigur
             "1.280000 peek ended f1 (61.00,60.00) source=time progress=1.000 end=popped",
         ])
         try h.expectNothingPending()
+    }
+
+    /// The snippet of docs/config.md#peek reads, and gives the graph these tests use.
+    @Test func peekFromTheDocsParses() throws {
+        let toml = """
+            [[recognizer]]
+            kind = "peek"
+            requiresFailureOf = ["tap"]
+            popPressure = 0.8
+
+            [[recognizer]]
+            kind = "tap"
+            """
+        let config = try GraphConfiguration.parse(toml: toml, file: "config.md")
+        #expect(config.recognizers.map(\.name) == ["peek", "tap"])
+        var expected = PeekParameters()
+        expected.popPressure = 0.8
+        #expect(config.recognizers[0].kind.parameters(of: PeekRecognizer.self) == expected)
+        #expect(config.recognizers[0].requiresFailureOf == ["tap"])
+    }
+
+    /// Values outside their limits are errors at the value, saying what is allowed.
+    @Test func badValuesAreErrorsAtTheValue() {
+        func error(_ line: String) -> String {
+            do {
+                _ = try GraphConfiguration.parse(toml: "[[recognizer]]\nkind = \"peek\"\n" + line + "\n", file: "graph.toml")
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(error("source = \"force\"") == #"graph.toml:3:10: found "force" for peek.source; expected "auto", "pressure", "size" or "time""#)
+        #expect(error("peekPressure = 1.5") == "graph.toml:3:16: found 1.5 for peek.peekPressure; expected 0…1 (normalized)")
+        #expect(error("source = 3") == "graph.toml:3:10: found 3 for peek.source; expected a string")
+        #expect(error("popPressure = 0.3") == "graph.toml:3:1: recognizer 'peek' (peek): popPressure 0.3 is not more than peekPressure 0.4; expected peekPressure < popPressure")
     }
 }

@@ -400,25 +400,24 @@ extension PeekRecognizer: GestureRecognizer {
 
     public static func relationProblem(_ p: PeekParameters) -> ParameterProblem? {
         func n(_ v: Double) -> String { GraphConfiguration.number(v) }
+        func ms(_ d: Interval) -> String { GraphConfiguration.milliseconds(d) }
+        func problem(_ key: String, _ found: String, _ expected: String) -> ParameterProblem {
+            ParameterProblem(key: key, found: found, expected: expected, isRelation: true)
+        }
         if p.peekPressure >= p.popPressure {
-            return ParameterProblem(key: "popPressure", found: "\(n(p.popPressure)) (peekPressure \(n(p.peekPressure)))",
-                                    expected: "more than peekPressure", isRelation: true)
+            return problem("popPressure", "popPressure \(n(p.popPressure)) is not more than peekPressure \(n(p.peekPressure))", "peekPressure < popPressure")
         }
         if p.hysteresis > p.peekPressure {
-            return ParameterProblem(key: "hysteresis", found: "\(n(p.hysteresis)) (peekPressure \(n(p.peekPressure)))",
-                                    expected: "at most peekPressure", isRelation: true)
+            return problem("hysteresis", "hysteresis \(n(p.hysteresis)) is more than peekPressure \(n(p.peekPressure))", "hysteresis ≤ peekPressure")
         }
         if p.peekSize >= p.popSize {
-            return ParameterProblem(key: "popSize", found: "\(n(p.popSize)) mm (peekSize \(n(p.peekSize)) mm)",
-                                    expected: "more than peekSize", isRelation: true)
+            return problem("popSize", "popSize \(n(p.popSize)) mm is not more than peekSize \(n(p.peekSize)) mm", "peekSize < popSize")
         }
         if p.sizeHysteresis > p.peekSize {
-            return ParameterProblem(key: "sizeHysteresis", found: "\(n(p.sizeHysteresis)) mm (peekSize \(n(p.peekSize)) mm)",
-                                    expected: "at most peekSize", isRelation: true)
+            return problem("sizeHysteresis", "sizeHysteresis \(n(p.sizeHysteresis)) mm is more than peekSize \(n(p.peekSize)) mm", "sizeHysteresis ≤ peekSize")
         }
         if p.peekDuration >= p.popDuration {
-            return ParameterProblem(key: "popDuration", found: "\(GraphConfiguration.milliseconds(p.popDuration)) (peekDuration \(GraphConfiguration.milliseconds(p.peekDuration)))",
-                                    expected: "more than peekDuration", isRelation: true)
+            return problem("popDuration", "popDuration \(ms(p.popDuration)) is not more than peekDuration \(ms(p.peekDuration))", "peekDuration < popDuration")
         }
         return nil
     }

@@ -24,7 +24,7 @@ extension GraphConfiguration {
         case .millimetres: factor = ["mm": 1, "cm": 10, "m": 1000][suffix]
         case .millimetresPerSecond: factor = ["mm/s": 1, "cm/s": 10, "m/s": 1000][suffix]
         case .degrees: factor = ["deg": 1, "°": 1, "rad": 180 / GestureMath.pi][suffix]
-        case .count, .flag: factor = nil
+        case .count, .flag, .normalized, .word: factor = nil
         }
         guard let factor else { return nil }
         return number * factor
@@ -43,7 +43,9 @@ extension ConfigReader {
         }
         let key = "\(kindName).\(name)"
         let (number, count) = try convert(entry.value, to: unit, key: key)
-        guard kind.set(name, ParameterValue(number: number, count: count)) else {
+        var word = ""
+        if unit == .word, case let .string(s) = entry.value.kind { word = s }
+        guard kind.set(name, ParameterValue(number: number, count: count, word: word)) else {
             // `parameterNames` and the setters come from one declaration; a miss is our bug.
             throw fail(entry.keyPosition, "\(key) is declared but not settable (a Touchline bug)")
         }
@@ -64,6 +66,15 @@ extension ConfigReader {
         case .count:
             guard case let .integer(n) = value.kind else { throw wrong(value, key, "a whole number") }
             return (Double(n), Int(clamping: n))
+        case .normalized:
+            switch value.kind {
+            case let .integer(n): return (Double(n), 0)
+            case let .float(d): return (d, 0)
+            default: throw wrong(value, key, "a number from 0 to 1")
+            }
+        case .word:
+            guard case .string = value.kind else { throw wrong(value, key, "a string") }
+            return (0, 0)
         case .milliseconds, .millimetres, .millimetresPerSecond, .degrees:
             let expected = "a number of \(unit.rawValue) or a string with a unit (\(examples(unit)))"
             switch value.kind {
@@ -84,7 +95,7 @@ extension ConfigReader {
         case .millimetres: return "\"3mm\", \"0.5cm\""
         case .millimetresPerSecond: return "\"100mm/s\", \"0.1m/s\""
         case .degrees: return "\"30deg\", \"0.5rad\""
-        case .count, .flag: return ""
+        case .count, .flag, .normalized, .word: return ""
         }
     }
 

@@ -50,10 +50,14 @@ extension GestureGraph {
             var s = GroupSample(time: time)
             var present: Int32 = 0, began: Int32 = 0
             var sum = Vector.zero
+            // Absent unless the graph `readsForce` (then the contacts carry them).
+            var force = ContactForce()
             for k in 0..<tracked.count where tracked[k].target == t && !tracked[k].phase.isFinal {
                 tracked[k].first = tracked[k].position
                 present &+= 1
                 if tracked[k].isNew { began &+= 1 }
+                force.pressure = ContactForce.highest(force.pressure, tracked[k].force.pressure)
+                force.size = ContactForce.highest(force.size, tracked[k].force.size)
                 sum = Vector(dx: sum.dx + tracked[k].position.x, dy: sum.dy + tracked[k].position.y)
             }
             guard present > 0 else { return s }
@@ -68,6 +72,8 @@ extension GestureGraph {
             s.beganCount = began
             s.centroid = centroid
             s.span = 2 * spread / n
+            s.pressureLevel = force.pressure
+            s.sizeLevel = force.size
             return s
         }
         let input = RecognizerInput.contactDown(s)

@@ -145,6 +145,8 @@ public struct ContactList: Hashable, Sendable, Sequence, CustomStringConvertible
 /// The unit a reason's numbers are in.
 public enum ReasonUnit: UInt8, BitwiseCopyable, Sendable {
     case millimetres, milliseconds, millimetresPerSecond, degrees, fingers
+    /// Normalized 0…1 (pressure).
+    case normalized
 
     var suffix: String {
         switch self {
@@ -152,7 +154,7 @@ public enum ReasonUnit: UInt8, BitwiseCopyable, Sendable {
         case .milliseconds: return " ms"
         case .millimetresPerSecond: return " mm/s"
         case .degrees: return "°"
-        case .fingers: return ""
+        case .fingers, .normalized: return ""
         }
     }
     var decimals: Int {
@@ -160,6 +162,7 @@ public enum ReasonUnit: UInt8, BitwiseCopyable, Sendable {
         case .millimetres, .degrees: return 2
         case .milliseconds, .millimetresPerSecond: return 1
         case .fingers: return 0
+        case .normalized: return 3
         }
     }
 }

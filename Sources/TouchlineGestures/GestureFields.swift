@@ -11,12 +11,18 @@ public protocol GestureFields: BitwiseCopyable, Hashable, Sendable {
     func forEachField(_ body: (StaticString, FieldValue) -> Void)
     /// The fields as a test's log line shows them, after the common part (" count=2").
     var summary: String { get }
+    /// The event's `gesture` when it is not the kind's own name: a kind whose recognizer says
+    /// several gestures (peek: `pop`, `peekActions`) gives each its own fields type, which
+    /// names it. Nil (the default): the kind's name.
+    static var gesture: GestureKind? { get }
     /// `detail`'s fields, when they are this type's (GestureDetail holds any kind's fields):
     /// provided, not implemented by a kind.
     static func _forEachField(of detail: borrowing GestureDetail, _ body: (StaticString, FieldValue) -> Void)
 }
 
 extension GestureFields {
+    public static var gesture: GestureKind? { nil }
+
     /// Every field, `key=value`.
     public var summary: String {
         var text = ""

@@ -71,6 +71,9 @@ public struct GestureGraph: Sendable, ArenaHost {
         var previous: Point
         var phase: ContactPhase
         var isNew: Bool
+        /// Pressure and touch major, kept only in a graph that `readsForce` (within the
+        /// struct's padding: a tracked contact does not grow).
+        var force = ContactForce()
     }
 
     let targetNames: [GestureName]
@@ -83,6 +86,12 @@ public struct GestureGraph: Sendable, ArenaHost {
     var arena: Arena
     let names: [GestureName]
     let kinds: [GestureKind]
+    /// A recognizer's kind reads pressure or contact size (`GestureRecognizer.readsForce`):
+    /// only then does the graph keep them per contact and put them in the samples, and a frame
+    /// where only they changed counts as motion. Otherwise a frame pays one test for them.
+    let readsForce: Bool
+    /// Targets (bit t) whose contacts' pressure or size changed in this frame.
+    var forceChanged: UInt64 = 0
     /// Recognizers whose `deadline` is set, updated after every input they handle, so the
     /// earliest deadline is found without asking every recognizer (twice a frame).
     var deadlineMask: UInt64 = 0
@@ -118,6 +127,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         }
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
+        readsForce = specs.contains { $0.kind.recognizer.readsForce }
         arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: allTargets.count,
                       simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
         carry.removeHoverMembers(from: &arena)
@@ -205,12 +215,14 @@ public struct GestureGraph: Sendable, ArenaHost {
         let incoming = frame.contacts.span
         let guesses = usesFastPaths
         var (newContacts, anyFinal, onTargets) = store.withTrackedMutable { GestureGraph.takePositions(&$0, from: incoming, guesses: guesses) }
+        if readsForce { forceChanged = store.withTrackedMutable { GestureGraph.takeForces(&$0, from: incoming) } }
         if newContacts {
             // Hit-tested once, at the first position: a contact belongs to that target (or to
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
             for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
                 guard let landed = hitTest(c.position), case let target = routeLanding(c.id, on: landed, at: frame.time),
-                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true))
+                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true,
+                                                  force: readsForce ? ContactForce(c) : ContactForce()))
                 else {
                     ignoredContacts += 1
                     continue
@@ -278,6 +290,40 @@ public struct GestureGraph: Sendable, ArenaHost {
             next = i &+ 1
         }
         return (newContacts, anyFinal, onTargets)
+    }
+
+    /// The tracked contacts take `incoming`'s pressure and size; returns the targets (bit t)
+    /// whose contacts' changed. Only in a graph that `readsForce`, after `takePositions`.
+    @inline(never) static func takeForces(_ tracked: inout MutableSpan<Tracked>, from incoming: Span<Contact>) -> UInt64 {
+        var changed: UInt64 = 0
+        var next = 0
+        for j in 0..<incoming.count {
+            let id = incoming[j].id
+            var i = next
+            if !(i < tracked.count && tracked[i].id == id) {
+                i = 0
+                while i < tracked.count && tracked[i].id != id { i &+= 1 }
+            }
+            guard i < tracked.count else { continue }
+            let force = ContactForce(incoming[j])
+            if force != tracked[i].force {
+                tracked[i].force = force
+                changed |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target & 63)
+            }
+            next = i &+ 1
+        }
+        return changed
+    }
+
+    /// The highest pressure and size of target `t`'s present contacts (ending ones included,
+    /// as in the sample), where a present value beats an absent one.
+    static func force(_ tracked: Span<Tracked>, on t: Int) -> ContactForce {
+        var f = ContactForce()
+        for k in tracked.indices where tracked[k].target == t {
+            f.pressure = ContactForce.highest(f.pressure, tracked[k].force.pressure)
+            f.size = ContactForce.highest(f.size, tracked[k].force.size)
+        }
+        return f
     }
 
     /// Ends every contact as cancelled at `time` (end of input, device removed, SIGTERM), after
@@ -506,6 +552,23 @@ public struct GestureGraph: Sendable, ArenaHost {
             }
             return GestureGraph.sample(tracked, on: t, at: time, lastTime: lastTime, moved: &moved)
         }
+        if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, at: time, emit) }
+        dispatchFrame(to: t, s, moved: moved, at: time, emit)
+    }
+
+    /// `deliverFrame` in a graph that `readsForce`: the sample gets the contacts' pressure and
+    /// size, and a change of either counts as motion (a finger pressing harder in place sends
+    /// frames whose positions do not change). Not inlined: the default graph never comes here.
+    @inline(never) mutating func deliverFrameReadingForce(to t: Int, _ sample: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        var s = sample
+        let f = store.withTracked { GestureGraph.force($0, on: t) }
+        s.pressureLevel = f.pressure
+        s.sizeLevel = f.size
+        let changed = t >= 64 || forceChanged & (1 &<< UInt64(t)) != 0
+        dispatchFrame(to: t, s, moved: moved || changed, at: time, emit)
+    }
+
+    @inline(__always) mutating func dispatchFrame(to t: Int, _ s: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         // One access for both (each access checks the index), and the members read once.
         store[target: t].sampled(at: time, centroid: s.centroid)
         let members = arena.members(of: t)
@@ -662,7 +725,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     @inline(__always) mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         let t = arena.targetOf[i]
         let event = GestureEvent(
-            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[t],
+            seq: seq, time: time, device: device, gesture: e.detail.fieldsType.gesture ?? kinds[i], phase: e.phase, target: targetNames[t],
             recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
         seq &+= 1
         emit(event)

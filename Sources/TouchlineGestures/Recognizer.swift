@@ -16,6 +16,23 @@ public struct GroupSample: Hashable, Sendable {
     // writes them directly; the setters below clamp.
     var presentCount: Int32 = 0, remainingCount: Int32 = 0, beganCount: Int32 = 0
     var endedCount: Int32 = 0, cancelledCount: Int32 = 0
+    // Pressure and contact size, in 16 bits each, fill the 4 bytes of padding after the counts
+    // (the sample does not grow). Written only in a graph with a kind that `readsForce`
+    // (docs/gestures.md#peek): the default graph pays one test a frame for them.
+    var pressureLevel = ContactForce.absent, sizeLevel = ContactForce.absent
+    /// The highest pressure of the present contacts, normalized 0…1 per device (the frame
+    /// assembler's, from absinfo); nil when the device reports none or the graph reads none.
+    public var pressure: Double? {
+        get { ContactForce.pressure(pressureLevel) }
+        set { pressureLevel = ContactForce.pressureLevel(newValue) }
+    }
+    /// The largest touch major of the present contacts in mm (kernel: ABS_MT_TOUCH_MAJOR, in
+    /// the position axes' units, so the device's resolution makes it mm), to 0.01 mm; nil when
+    /// the device reports none or the graph reads none.
+    public var touchMajor: Double? {
+        get { ContactForce.size(sizeLevel) }
+        set { sizeLevel = ContactForce.sizeLevel(newValue) }
+    }
     /// Contacts in this frame on the target (lifting ones included).
     public var present: Int { get { Int(presentCount) } set { presentCount = Int32(clamping: newValue) } }
     /// Contacts still down after this frame.

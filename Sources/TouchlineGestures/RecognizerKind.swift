@@ -44,6 +44,9 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool
     /// True when the kind implements `movedWhileActive` (the graph asks only those).
     static var continuesInPlace: Bool { get }
+    /// True when the kind reads `GroupSample.pressure` or `touchMajor`: the graph keeps them
+    /// only when one of its kinds does, so that the others pay nothing for them per frame.
+    static var readsForce: Bool { get }
 
     /// The kind carries its contacts across targets once it wins (a drag): it may answer
     /// `locate`, its target is draggable (contacts landing on draggable targets while it
@@ -77,6 +80,8 @@ extension GestureRecognizer {
     public static var carries: Bool { false }
     public static var hovers: Bool { false }
     public mutating func carried(_ input: CarryInput) -> RecognizerAction { .none }
+
+    public static var readsForce: Bool { false }
 
     @inline(__always)
     public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {
@@ -114,6 +119,10 @@ public struct ParameterProblem: Hashable, Sendable {
 /// The unit a parameter is declared in.
 public enum ParameterUnit: String, Sendable, CaseIterable {
     case count, flag, milliseconds = "ms", millimetres = "mm", millimetresPerSecond = "mm/s", degrees = "deg"
+    /// A plain number from 0 to 1 (normalized pressure).
+    case normalized
+    /// One of a few words (peek's `source`); the kind's limits say which.
+    case word
 }
 
 /// A config value converted to a parameter's unit, in the forms a setter takes.
@@ -126,9 +135,12 @@ public struct ParameterValue: Sendable {
     /// limit, for validation to refuse.
     public var interval: Interval { Interval(clampingMilliseconds: number) }
     public var flag: Bool { number != 0 }
-    public init(number: Double, count: Int = 0) {
+    /// A word's value (empty for the other units).
+    public var word: String
+    public init(number: Double, count: Int = 0, word: String = "") {
         self.number = number
         self.count = count
+        self.word = word
     }
 }
 
@@ -170,6 +182,14 @@ public struct RecognizerParameter<Parameters>: Sendable {
     public static func distance(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable) -> Self {
         Self(name, .millimetres, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.distance($0[keyPath: key]) })
     }
+    /// A normalized level, 0…1.
+    public static func level(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable) -> Self {
+        Self(name, .normalized, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.level($0[keyPath: key]) })
+    }
+    /// One of `words`.
+    public static func word(_ name: String, _ key: WritableKeyPath<Parameters, String> & Sendable, _ words: [String]) -> Self {
+        Self(name, .word, set: { $0[keyPath: key] = $1.word }, problem: { ParameterLimits.word($0[keyPath: key], words) })
+    }
     public static func flag(_ name: String, _ key: WritableKeyPath<Parameters, Bool> & Sendable) -> Self {
         Self(name, .flag, set: { $0[keyPath: key] = $1.flag }, problem: { _ in nil })
     }
@@ -201,6 +221,15 @@ public enum ParameterLimits {
         let fine = a.isFinite && (lowestExcluded ? a > 0 : a >= 0) && a <= highest
         let range = lowestExcluded ? "more than 0° and at most \(GraphConfiguration.number(highest))°" : "0…\(GraphConfiguration.number(highest))°"
         return fine ? nil : ("\(GraphConfiguration.number(a))°", range + meaning)
+    }
+    public static func level(_ v: Double) -> (found: String, expected: String)? {
+        v.isFinite && v >= 0 && v <= 1 ? nil : (GraphConfiguration.number(v), "0…1 (normalized)")
+    }
+    public static func word(_ w: String, _ words: [String]) -> (found: String, expected: String)? {
+        guard !words.contains(w) else { return nil }
+        let quoted = words.map { "\"\($0)\"" }
+        let list = quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1] : quoted.joined()
+        return ("\"\(w.count > 40 ? String(w.prefix(40)) + "…" : w)\"", list)
     }
     public static func count(_ n: Int, _ lowest: Int, _ highest: Int) -> (found: String, expected: String)? {
         n >= lowest && n <= highest ? nil : ("\(n)", "\(lowest)…\(highest)")
@@ -282,6 +311,7 @@ public struct RecognizerRegistry: Sendable {
         EdgeSwipeRecognizer.self,
         PinchRecognizer.self,
         RotateRecognizer.self,
+        PeekRecognizer.self,
         DragRecognizer.self,
         SpringRecognizer.self,
     ])

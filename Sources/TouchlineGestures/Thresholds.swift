@@ -76,4 +76,23 @@ public enum Thresholds {
     /// Targets: smallest effective hit area, mm square. 7 mm is the 44 pt minimum of Apple's
     /// Human Interface Guidelines (44 pt at 163 pt/inch ≈ 6.9 mm).
     public static let minimumHitSize = 7.0
+
+    /// Peek: normalized pressure that begins a peek, 0.4, and that pops it, 0.85 (design;
+    /// Flutter's ForcePressGestureRecognizer `startPressure` and `peakPressure`).
+    public static let peekPressure = 0.4
+    public static let popPressure = 0.85
+    /// Peek: how far below `peekPressure` the pressure must fall to release a peek, 0.05
+    /// (design): a wobble of a few hundredths around the threshold begins it once.
+    public static let peekHysteresis = 0.05
+    /// Peek by contact size: touch major that begins a peek, 14 mm, and pops it, 18 mm; 1 mm of
+    /// hysteresis. Design: ordinary touches in the Wacom DTH2242 and N-Trig recordings measure
+    /// 8–16 mm along their major axis, a fingertip pressed flat 15–20 mm.
+    public static let peekSize = 14.0
+    public static let popSize = 18.0
+    public static let peekSizeHysteresis = 1.0
+    /// Peek by time (no pressure, no size): the peek begins at the long-press time and pops at
+    /// 1,000 ms (design; phones without force sensors use a long press for the peek).
+    public static let popDuration = Interval.milliseconds(1000)
+    /// Peek: a swipe up this far while peeking shows the quick actions, 10 mm (design).
+    public static let peekActionsDistance = 10.0
 }

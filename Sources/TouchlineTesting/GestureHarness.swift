@@ -36,7 +36,14 @@ public struct GestureHarness: Sendable {
         events += collected
     }
 
-    public mutating func down(_ finger: Int, at point: Point) { script.down(finger, at: point); feed() }
+    public mutating func down(_ finger: Int, at point: Point, pressure: Double? = nil, touchMajor: Double? = nil) {
+        script.down(finger, at: point, pressure: pressure, touchMajor: touchMajor)
+        feed()
+    }
+    public mutating func press(_ finger: Int, pressure: Double? = nil, touchMajor: Double? = nil, over milliseconds: Double) {
+        script.press(finger, pressure: pressure, touchMajor: touchMajor, over: milliseconds)
+        feed()
+    }
     public mutating func down(_ touches: [(Int, Point)]) { script.down(touches); feed() }
     public mutating func up(_ finger: Int) { script.up(finger); feed() }
     public mutating func up(_ fingers: [Int]) { script.up(fingers); feed() }

@@ -16,6 +16,10 @@ public struct TouchScript: Sendable {
         var name: Int
         var id: ContactID
         var position: Point
+        /// Normalized 0…1, as the frame assembler gives; nil: the device reports none.
+        var pressure: Double?
+        /// Touch major in mm; nil: the device reports none.
+        var touchMajor: Double?
     }
     var fingers: [Finger] = []
     var nextID: UInt32 = 0
@@ -31,20 +35,42 @@ public struct TouchScript: Sendable {
     /// The position of a finger that is down.
     public func position(of finger: Int) -> Point? { fingers.first { $0.name == finger }?.position }
 
-    /// Puts fingers down in one frame at the current time.
-    public mutating func down(_ touches: [(Int, Point)]) {
+    /// Puts fingers down in one frame at the current time, with a pressure (normalized) and a
+    /// touch major (mm) when given: a device that reports neither leaves them out.
+    public mutating func down(_ touches: [(Int, Point)], pressure: Double? = nil, touchMajor: Double? = nil) {
         var changed: [(ContactID, ContactPhase)] = []
         for (name, point) in touches {
             precondition(position(of: name) == nil, "finger \(name) is already down")
             let id = ContactID(nextID)
             nextID += 1
-            fingers.append(Finger(name: name, id: id, position: point))
+            fingers.append(Finger(name: name, id: id, position: point, pressure: pressure, touchMajor: touchMajor))
             changed.append((id, .began))
         }
         emitFrame(changed)
     }
 
-    public mutating func down(_ finger: Int, at point: Point) { down([(finger, point)]) }
+    public mutating func down(_ finger: Int, at point: Point, pressure: Double? = nil, touchMajor: Double? = nil) {
+        down([(finger, point)], pressure: pressure, touchMajor: touchMajor)
+    }
+
+    /// Presses a finger in place from its pressure (and touch major) to the given ones over
+    /// `milliseconds`, in a straight line: frames every 1/rate s, the last at the end, where
+    /// the finger does not move (its phase is `stationary`, as the frame assembler gives when
+    /// only the pressure changed).
+    public mutating func press(_ finger: Int, pressure: Double? = nil, touchMajor: Double? = nil, over milliseconds: Double) {
+        guard let i = fingers.firstIndex(where: { $0.name == finger }) else { preconditionFailure("finger \(finger) is not down") }
+        let p0 = fingers[i].pressure, m0 = fingers[i].touchMajor
+        let start = time
+        let totalMicroseconds = (milliseconds * 1000).rounded()
+        let steps = max(1, Int((milliseconds * rate / 1000).rounded(.up)))
+        for k in 1...steps {
+            let progress = Double(k) / Double(steps)
+            time = start + Interval(microseconds: Int64((totalMicroseconds * progress).rounded()))
+            if let p = pressure { fingers[i].pressure = (p0 ?? 0) + (p - (p0 ?? 0)) * progress }
+            if let m = touchMajor { fingers[i].touchMajor = (m0 ?? 0) + (m - (m0 ?? 0)) * progress }
+            emitFrame([])
+        }
+    }
 
     /// Lifts fingers in one frame at the current time.
     public mutating func up(_ names: [Int]) {
@@ -132,7 +158,8 @@ public struct TouchScript: Sendable {
         for f in fingers {
             let phase = changed.first { $0.0 == f.id }?.1 ?? .stationary
             all.append(Contact(id: f.id, phase: phase, position: f.position,
-                               normalized: Point(x: f.position.x / surface.width, y: f.position.y / surface.height)))
+                               normalized: Point(x: f.position.x / surface.width, y: f.position.y / surface.height),
+                               pressure: f.pressure.map(Pressure.init), touchMajor: f.touchMajor.map(Millimetres.init)))
         }
         frame.contacts = all.sorted { $0.id < $1.id }
         frames.append(frame)

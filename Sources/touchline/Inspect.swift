@@ -8,7 +8,8 @@ struct Inspect: ParsableCommand {
         discussion: """
             For each device: name, kind (touchscreen, touchpad, pen), size in mm, slots, pressure \
             and touch-size ranges, event and frame counts, duration, the most contacts at once and \
-            the number of touch sequences (a finger from down to up).
+            the number of touch sequences (a finger from down to up), and what drives a peek \
+            (pressure, touch size or time).
             """
     )
 
@@ -99,6 +100,7 @@ struct DeviceSummary {
         lines.append("  slots:             \(device.slotCount == 0 ? (device.isMultitouch ? "none (protocol A)" : "none (single touch)") : String(device.slotCount))")
         lines.append("  pressure:          \(range(device.pressureAxis))")
         lines.append("  touch size:        major \(range(device.touchMajorAxis)), minor \(range(device.touchMinorAxis))")
+        lines.append("  peek source:       \(PeekRecognizer.autoSource(of: device)) (source = \"auto\")")
         lines.append("  events:            \(stats.eventCount)")
         lines.append("  frames:            \(stats.frameCount)")
         lines.append("  duration:          \(formatFixed(stats.duration.microseconds / 1000, decimals: 3)) s")
@@ -145,6 +147,7 @@ struct DeviceSummary {
         } else {
             w.fieldNull("touch_major_range")
         }
+        w.field("peek_source", raw: PeekRecognizer.autoSource(of: device).name)
         w.field("events", stats.eventCount)
         w.field("frames", stats.frameCount)
         w.field("duration", Double(stats.duration.microseconds) / 1e6, decimals: 6)

@@ -67,6 +67,19 @@ func inspect(_ path: String) throws -> [[String: Any]] {
         #expect((device["frames"] as? Int ?? 0) > 0)
     }
 
+    /// `inspect` says what drives a peek on each device with `source = "auto"`: pressure where
+    /// the frame assembler normalizes one, else touch size, else time (docs/gestures.md#peek).
+    @Test func saysWhichPeekSourceADeviceGets() throws {
+        for (path, source) in [("evemu-devices/dell_canvas_pen.evemu", "pressure"), ("xorg-integration-tests/n4.events", "pressure"),
+                               ("MonkeyHelper/galaxys-paint.txt", "pressure"), ("evemu-devices/Wacom DTH2242 Finger.events", "size"),
+                               ("evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events", "time")] {
+            let device = try #require(try inspect(Paths.trace(path)).first)
+            #expect(device["peek_source"] as? String == source, "\(path)")
+        }
+        let text = try touchline("inspect", Paths.trace("evemu-devices/Wacom DTH2242 Finger.events"))
+        #expect(text.stdout.contains("  peek source:       size (source = \"auto\")\n"))
+    }
+
     @Test func fastTapsAreNineShortSequences() throws {
         for path in ["evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events",
                      "libinput-record/Atmel maXTouch Touchscreen.1-finger-fast-taps.yml"] {

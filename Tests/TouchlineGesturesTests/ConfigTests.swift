@@ -79,7 +79,7 @@ import TouchlineTesting
 
     @Test func errorsSayFileLineColumnKeyFoundAndExpected() {
         #expect(error("version = 2\n") == "graph.toml:1:11: found 2 for version; expected 1, the only configuration version there is")
-        #expect(error("\n[[recognizer]]\nkind = \"tapp\"\n") == "graph.toml:3:8: found \"tapp\" for kind; expected a recognizer kind: tap, longPress, pan, swipe, edgeSwipe, pinch, rotate, drag, spring")
+        #expect(error("\n[[recognizer]]\nkind = \"tapp\"\n") == "graph.toml:3:8: found \"tapp\" for kind; expected a recognizer kind: tap, longPress, pan, swipe, edgeSwipe, pinch, rotate, peek, drag, spring")
         #expect(error("[[recognizer]]\nkind = \"tap\"\nmaxDuraton = 3\n") == "graph.toml:3:1: tap has no parameter 'maxDuraton'; its parameters: fingers, taps, eager, maxDuration, slop, multiTapInterval, multiTapDistance")
         #expect(error("[[recognizer]]\nkind = \"tap\"\nmaxDuration = \"3 parsecs\"\n") == "graph.toml:3:15: found \"3 parsecs\" for tap.maxDuration; expected a number of ms or a string with a unit (\"300ms\", \"0.3s\")")
         #expect(error("[[recognizer]]\nkind = \"pan\"\ntarget = \"nowhere\"\n") == "graph.toml:3:1: recognizer 'pan' names target 'nowhere', which is not declared; targets: 'surface'")

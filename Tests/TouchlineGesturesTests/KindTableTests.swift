@@ -148,8 +148,8 @@ struct TouchCountFields: GestureFields {
 
     @Test func theStandardTableListsEveryKindOnce() {
         let names = RecognizerRegistry.standard.kinds.map { $0.gesture.description }
-        #expect(names == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "drag", "spring"])
-        #expect(registry.kinds.count == 10)
-        #expect(GraphConfiguration.parameters.count == 34)
+        #expect(names == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "peek", "drag", "spring"])
+        #expect(registry.kinds.count == 11)
+        #expect(GraphConfiguration.parameters.count == 45)
     }
 }

@@ -119,6 +119,19 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
         }
         lines += try replayTrace("xorg-integration-tests/n4.events", explain: true).1.map(\.json)
         lines += try DragSpringTests.everyScenario().map(\.json)
+        // Peek, pop and peekActions, from every source (PeekTests' graph).
+        for source in [0, 1, 2] {
+            var h = try GestureHarness(configuration: peekGraph(), rate: 60, explain: true)
+            let pressure: Double? = source == 0 ? 0.2 : nil, size: Double? = source == 1 ? 9 : nil
+            h.down(0, at: p(60, 60), pressure: pressure, touchMajor: size)
+            h.wait(550)
+            h.press(0, pressure: pressure.map { _ in 0.6 }, touchMajor: size.map { _ in 16 }, over: 50)
+            h.move(0, to: p(60, 45), over: 100)
+            h.press(0, pressure: pressure.map { _ in 0.9 }, touchMajor: size.map { _ in 19 }, over: 50)
+            h.wait(500)
+            h.up(0)
+            lines += h.jsonLines
+        }
         for seed in Seeds.cases(30, base: 0x5C4E_0001) {
             let s = randomScript(seed: seed)
             lines += try GestureHarness.replay(s.frames, surface: s.surface, explain: true).map(\.json)
@@ -140,10 +153,10 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
             let fields = topLevelFields(line)
             let gesture = fields.first { $0.key == "gesture" }?.raw.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) ?? ""
             gestures.insert(gesture)
-            // A kind's keys in its order; since 1.1 a kind may leave some out by phase (a drag's
-            // `over` until the drop, `dropTarget` at it), which `required` in the schema checks.
+            // A kind's optional keys (peek's pressure, touchMajor, end) may be absent; those present
+            // keep the order, and the schema says which are required.
             let present = Set(fields.map(\.key))
-            let expectedOrder = (order["common"] ?? []) + (order[gesture] ?? []).filter { present.contains($0) } + (order["last"] ?? [])
+            let expectedOrder = ((order["common"] ?? []) + (order[gesture] ?? []) + (order["last"] ?? [])).filter(present.contains)
             if fields.map(\.key) != expectedOrder { failures += 1; Issue.record("key order \(fields.map(\.key)) ≠ \(expectedOrder) in \(line)") }
             for (key, raw) in fields {
                 guard let places = decimals[key] else { continue }
@@ -151,7 +164,8 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
                 if actual != places { failures += 1; Issue.record("\(key) has \(actual) decimals, not \(places), in \(line)") }
             }
         }
-        #expect(gestures == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "drag", "spring", "explain"], "kinds covered: \(gestures.sorted())")
+        #expect(gestures == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "peek", "pop", "peekActions", "drag", "spring", "explain"],
+                "kinds covered: \(gestures.sorted())")
     }
 
     @Test func schemaRejectsWhatItShould() {

@@ -33,8 +33,8 @@ public struct NameList: BitwiseCopyable, Hashable, Sendable, Sequence, CustomStr
     /// Name `i` (i < count).
     public subscript(i: Int) -> GestureName {
         precondition(i >= 0 && i < count, "NameList: index out of range")
-        // Set by `append` for every index below `count`.
-        return storage[i].unsafelyUnwrapped
+        // Set by `append` for every index below `count` (checked: no unchecked access here).
+        return storage[i]!
     }
 
     public func makeIterator() -> IndexingIterator<[GestureName]> { (0..<count).map { self[$0] }.makeIterator() }

@@ -6,6 +6,7 @@
 //     ← TouchlineGestures (pure: recognizers, arena, graph, event schema; also ← TouchlineConfig)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
 //   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
+//     ← TouchlineLive (the live session: sources, virtual or real clock, sinks; no unsafe code)
 //   touchline (the executable: parses, validates, wires, runs)
 import PackageDescription
 
@@ -18,6 +19,7 @@ let package = Package(
         .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
         .library(name: "TouchlineGestures", targets: ["TouchlineGestures"]),
         .library(name: "TouchlineTesting", targets: ["TouchlineTesting"]),
+        .library(name: "TouchlineLive", targets: ["TouchlineLive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,10 +45,11 @@ let package = Package(
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
         .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "CLibevdev", "CLibinput"]),
+        .target(name: "TouchlineLive", dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput"]),
         .executableTarget(
             name: "touchline",
             dependencies: [
-                "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineInput",
+                "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineInput", "TouchlineLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,6 +62,10 @@ let package = Package(
         ),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
+        .testTarget(
+            name: "TouchlineLiveTests",
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineLive", "TouchlineTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

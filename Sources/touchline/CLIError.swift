@@ -3,6 +3,7 @@
 // the same table: change all three together.
 import ArgumentParser
 import TouchlineInput
+import TouchlineLive
 import TouchlineTrace
 #if canImport(Glibc)
 import Glibc
@@ -74,6 +75,9 @@ func reportingErrors(_ body: () throws -> Void) throws {
     } catch let error as SystemError {
         warn(error.description)
         throw ExitCode(exitStatus(of: error))
+    } catch let error as LiveError {
+        warn(error.message)
+        throw ExitCode(error.kind == .data ? ExitStatus.data : ExitStatus.noInput)
     } catch let error as TraceWriterError {
         warn(error.description)
         throw ExitCode(ExitStatus.data)

@@ -1,0 +1,109 @@
+// The evdev backend: libevdev on each node, one EventLoop (epoll, one timerfd, a signalfd).
+// Without named nodes: every touchscreen now and the ones plugged in later (an inotify watch on
+// /dev/input; udev is not needed), waiting, not exiting, while there is none.
+import TouchlineCore
+import TouchlineInput
+
+public struct EvdevLiveSource: LiveSource {
+    let loop: EventLoop
+    let paths: [String]
+    let grab: Bool
+    let clock: any LiveClock
+    /// Open devices by their epoll token (which is also the session's device number).
+    var open: [UInt64: EvdevDevice] = [:]
+    var nextToken: UInt64 = 0
+    let watcher: DeviceDirectoryWatcher?
+    static let watcherToken: UInt64 = 1 << 40
+
+    /// `paths` empty: every touchscreen, with hotplug.
+    public init(paths: [String], grab: Bool, clock: any LiveClock = MonotonicClock()) throws {
+        loop = try EventLoop()
+        self.paths = paths
+        self.grab = grab
+        self.clock = clock
+        watcher = paths.isEmpty ? try DeviceDirectoryWatcher() : nil
+        if let watcher { try loop.watch(watcher.fileDescriptor, token: Self.watcherToken) }
+    }
+
+    var explicit: Bool { !paths.isEmpty }
+
+    mutating func add(_ path: String, _ device: EvdevDevice, _ deliver: (SourceEvent) throws -> Void) throws {
+        let token = nextToken
+        nextToken += 1
+        open[token] = device
+        try loop.watch(device.fileDescriptor, token: token)
+        try deliver(.added(device: Int(token), path: path, description: device.description))
+    }
+
+    public mutating func start(_ deliver: (SourceEvent) throws -> Void) throws {
+        if explicit {
+            for path in paths {
+                let device = try EvdevDevice(path: path, grab: grab)
+                let verdict = DeviceVerdict(for: device.description)
+                if verdict != .used {
+                    try deliver(.notice("warning: \(path) (\(device.description.name)) is \(verdict); using it as asked"))
+                }
+                try add(path, device, deliver)
+            }
+        } else {
+            for path in DeviceDirectory.eventNodes() where DeviceProbe.probe(path: path).verdict.isUsed {
+                try add(path, try EvdevDevice(path: path, grab: grab), deliver)
+            }
+            if open.isEmpty { try deliver(.notice("no touchscreen yet (see `touchline devices`); waiting for one to be plugged in")) }
+        }
+    }
+
+    public mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake {
+        if explicit && open.isEmpty { return .exhausted }
+        try loop.setDeadline(deadline)
+        switch try loop.wait() {
+        case .readable(Self.watcherToken):
+            try hotplug(deliver)
+        case .readable(let token):
+            try drain(token, deliver)
+        case .deadline(let fired):
+            // Events already read are processed before a deadline at or after their time fires.
+            for token in open.keys.sorted() { try drain(token, deliver) }
+            return .deadline(fired)
+        case .signal(let signo):
+            return signo == 1 ? .hangup : .stop
+        }
+        return .input
+    }
+
+    /// A node that appeared (or whose permissions udev just changed): used when it is a
+    /// touchscreen that is not open yet.
+    mutating func hotplug(_ deliver: (SourceEvent) throws -> Void) throws {
+        guard let watcher else { return }
+        for path in Set(try watcher.changedNodes()).sorted() {
+            if open.values.contains(where: { $0.path == path }) { continue }
+            guard DeviceProbe.probe(path: path).verdict.isUsed else { continue }
+            do {
+                try add(path, try EvdevDevice(path: path, grab: grab), deliver)
+                try deliver(.notice("using \(path) (hotplug)"))
+            } catch let error as SystemError {
+                // Gone again, or not yet readable: udev's IN_ATTRIB brings it back.
+                try deliver(.notice("\(error)"))
+            }
+        }
+    }
+
+    mutating func drain(_ token: UInt64, _ deliver: (SourceEvent) throws -> Void) throws {
+        guard let device = open[token] else { return }
+        let id = Int(token)
+        var failure: Error?
+        let status = try device.readAvailable { event in
+            if failure != nil { return }
+            do { try deliver(.input(device: id, event)) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        if status == .gone {
+            if device.droppedCount > 0 {
+                try deliver(.notice("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced"))
+            }
+            loop.unwatch(device.fileDescriptor)
+            open[token] = nil
+            try deliver(.removed(device: id, at: clock.now()))
+        }
+    }
+}

@@ -1,0 +1,241 @@
+// The live driver: raw events in, frames and gesture events out, per device the same code
+// replay runs (FrameAssembler, ReplayDriver), so a live run prints what `touchline replay` of
+// the same events prints. The session never blocks and never reads the time on its own: its
+// source waits (one EventLoop in production: devices, one timerfd at `nextDeadline`, a
+// signalfd), its clock says when a stop came, its sink takes the output.
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+
+public struct LiveSession {
+    /// What the session writes.
+    public enum Output: String, Sendable, CaseIterable {
+        /// Gesture events (schema v1), as `touchline replay` prints them.
+        case gestures
+        /// Frames of contacts, as `touchline replay --frames` prints them.
+        case frames
+        /// Raw evdev events as the kernel delivered them (diagnostics, round-trip tests).
+        case events
+    }
+
+    /// What the session knows about one open device.
+    public struct Device: Sendable {
+        public var path: String
+        public var name: String
+        /// The device's number in the output (0 for the first opened, as replay numbers a
+        /// trace's devices).
+        public var index: Int
+    }
+
+    public let output: Output
+    public let sink: any LiveSink
+    public let clock: any LiveClock
+    let options: FrameAssembler.Options
+    /// Times relative to the first event, as `touchline record` and libinput record write them.
+    public var relativeTime = false
+    public var graphConfiguration = GraphConfiguration.default
+    /// The configuration's file, for messages.
+    public var configPath: String?
+    public var explain = false
+    /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
+    public var measuresLatency = false
+    public private(set) var latencies: [Int64] = []
+
+    /// Open devices by the source's number.
+    public private(set) var devices: [Int: Device] = [:]
+    /// Frame assemblers and graphs by output index. A graph is driven as replay drives it
+    /// (ReplayDriver), its deadlines honoured by the source's timer.
+    var assemblers: [Int: FrameAssembler] = [:]
+    var drivers: [Int: ReplayDriver] = [:]
+    var nextIndex = 0
+    /// The first event's time: the origin of relative times.
+    var origin: Timestamp?
+
+    public init(output: Output = .gestures, options: FrameAssembler.Options = .init(), sink: any LiveSink, clock: any LiveClock) {
+        self.output = output
+        self.options = options
+        self.sink = sink
+        self.clock = clock
+    }
+
+    // MARK: The loop
+
+    /// Opens the source's devices (call before signalling readiness).
+    public mutating func start(_ source: inout some LiveSource) throws {
+        try source.start { try self.take($0) }
+    }
+
+    /// Runs until a stop (gestures in flight end as cancelled) or the end of the input.
+    public mutating func run(_ source: inout some LiveSource) throws {
+        while true {
+            let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }
+            switch wake {
+            case .input, .hangup:
+                continue
+            case .deadline(let deadline):
+                try advance(to: deadline)
+            case .stop:
+                try stopAll()
+                return
+            case .exhausted:
+                return
+            }
+        }
+    }
+
+    /// One thing from the source.
+    public mutating func take(_ event: SourceEvent) throws {
+        switch event {
+        case .input(let id, let event):
+            // A source never sends input for a device it did not add; a script may.
+            guard let device = devices[id] else { return }
+            try handle(event, device: device)
+        case .added(let id, let path, let description):
+            devices[id] = try open(path: path, description: description)
+        case .removed(let id, let time):
+            guard let device = devices.removeValue(forKey: id) else { return }
+            try removed(device, at: time)
+        case .notice(let message):
+            sink.warn(message)
+        }
+    }
+
+    // MARK: Per-device processing
+
+    /// A device starts: its assembler, its graph, and its output index.
+    mutating func open(path: String, description: DeviceDescription) throws -> Device {
+        let index = nextIndex
+        nextIndex += 1
+        let assembler = FrameAssembler(device: description, options: options)
+        for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
+        assemblers[index] = assembler
+        var driver: ReplayDriver
+        do {
+            driver = try ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+        } catch {
+            // GraphConfiguration.parse has already rejected an invalid file with its line:
+            // this is a second line of defence.
+            throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
+        }
+        driver.graph.device = index
+        driver.graph.explain = explain
+        drivers[index] = driver
+        return Device(path: path, name: description.name, index: index)
+    }
+
+    /// A kernel time as the output writes it (relative to the first event with relativeTime).
+    func outputTime(_ t: Timestamp) -> Timestamp {
+        guard relativeTime else { return t }
+        guard let origin else { return .zero }
+        return Timestamp(microseconds: max(0, (t - origin).microseconds))
+    }
+
+    /// One event from a device. Writes what it produces.
+    mutating func handle(_ event: InputEvent, device: Device) throws {
+        let kernelTime = event.time
+        var event = event
+        if relativeTime {
+            let first = origin ?? event.time
+            origin = first
+            event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
+        }
+        defer {
+            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
+        }
+        switch output {
+        case .gestures:
+            // Optional chaining mutates the assembler in place (no copy of its storage).
+            guard assemblers[device.index]?.feed(event) == true, let frame = assemblers[device.index]?.frame else { return }
+            try withDriver(device.index) { driver, emit in driver.feed(frame, emit: emit) }
+        case .frames:
+            guard assemblers[device.index]?.feed(event) == true, let frame = assemblers[device.index]?.frame else { return }
+            try sink.frame(frame, device: device.index)
+        case .events:
+            try sink.rawEvent(event, deviceName: device.name)
+        }
+    }
+
+    /// Runs `body` on a device's driver with an emit function that hands each gesture event to
+    /// the sink. The driver is taken out of the dictionary meanwhile so that it is uniquely
+    /// referenced (no copy of the graph per frame).
+    mutating func withDriver(_ index: Int, _ body: (inout ReplayDriver, (GestureEvent) -> Void) -> Void) throws {
+        guard var driver = drivers.removeValue(forKey: index) else { return }
+        var failure: Error?
+        let sink = self.sink
+        body(&driver) { event in
+            guard failure == nil else { return }
+            do { try sink.gesture(event) } catch { failure = error }
+        }
+        drivers[index] = driver
+        if let failure { throw failure }
+    }
+
+    /// The earliest pending deadline over every device, on the source's clock (the kernel's).
+    public var nextDeadline: Timestamp? {
+        guard output == .gestures else { return nil }
+        var earliest: Timestamp?
+        for driver in drivers.values {
+            guard let d = driver.graph.nextDeadline else { continue }
+            if let e = earliest, e <= d { continue }
+            earliest = d
+        }
+        guard let earliest else { return nil }
+        return relativeTime ? earliest + Interval(microseconds: (origin ?? .zero).microseconds) : earliest
+    }
+
+    /// Fires the deadlines due at `kernelTime`, each at its own timestamp (virtual time), as
+    /// replay does between frames.
+    public mutating func advance(to kernelTime: Timestamp) throws {
+        let t = outputTime(kernelTime)
+        for index in drivers.keys.sorted() {
+            while let d = drivers[index]?.graph.nextDeadline, d <= t {
+                try withDriver(index) { driver, emit in driver.advance(to: d, emit: emit) }
+            }
+        }
+    }
+
+    /// The end of a device's input, as replay ends a file: pending deadlines fire, contacts
+    /// still down are cancelled.
+    mutating func finishGraph(_ index: Int) throws {
+        guard output == .gestures else { return }
+        try withDriver(index) { driver, emit in driver.finish(emit: emit) }
+        drivers[index] = nil
+    }
+
+    /// The device went away: in-flight contacts end as cancelled.
+    mutating func removed(_ device: Device, at time: Timestamp) throws {
+        sink.warn("\(device.path) (\(device.name)) was removed")
+        try end(device.index, at: outputTime(time))
+    }
+
+    /// A device's contacts end as cancelled at `time` (output time), then its graph finishes.
+    mutating func end(_ index: Int, at time: Timestamp) throws {
+        guard var assembler = assemblers.removeValue(forKey: index) else { return }
+        if assembler.cancelAll(at: time) {
+            switch output {
+            case .gestures:
+                let frame = assembler.frame
+                try withDriver(index) { driver, emit in driver.feed(frame, emit: emit) }
+            case .frames:
+                try sink.frame(assembler.frame, device: index)
+            case .events:
+                break
+            }
+        }
+        try finishGraph(index)
+    }
+
+    /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the stop came.
+    public mutating func stopAll() throws {
+        let now = outputTime(clock.now())
+        for device in devices.values.sorted(by: { $0.index < $1.index }) {
+            try end(device.index, at: now)
+        }
+        devices = [:]
+    }
+
+    mutating func recordLatency(since kernelTime: Timestamp) {
+        guard measuresLatency else { return }
+        latencies.append((clock.now() - kernelTime).microseconds)
+    }
+}

@@ -1,0 +1,57 @@
+// Where a live session's output goes. The executable writes JSON Lines to standard output, each
+// line in one write(2) as soon as it is complete (a live consumer must not wait for a buffer);
+// tests collect the events themselves.
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+
+public protocol LiveSink: AnyObject {
+    /// A gesture event (output `gestures`).
+    func gesture(_ event: GestureEvent) throws
+    /// A frame of device `device` (output `frames`; also the cancelled frame of a removal).
+    func frame(_ frame: TouchFrame, device: Int) throws
+    /// A raw event as read (output `events`), with its device's name.
+    func rawEvent(_ event: InputEvent, deviceName: String) throws
+    /// A line for the user; losing it must not lose the session's work.
+    func warn(_ message: String)
+}
+
+/// JSON Lines to a descriptor (schema v1, as `touchline replay` prints), warnings to standard
+/// error prefixed with the program's name. One reused line buffer: no allocation per line.
+public final class JSONLinesSink: LiveSink {
+    let output: FileOutput
+    var line = JSONWriter()
+
+    public init(output: FileOutput = .standardOutput) { self.output = output }
+
+    public func gesture(_ event: GestureEvent) throws {
+        line.reset()
+        event.writeJSON(into: &line)
+        line.newline()
+        try output.write(line.bytes)
+    }
+
+    public func frame(_ frame: TouchFrame, device: Int) throws {
+        line.reset()
+        frame.writeJSON(device: device, into: &line)
+        try output.write(line.bytes)
+    }
+
+    public func rawEvent(_ event: InputEvent, deviceName: String) throws {
+        line.reset()
+        line.beginObject()
+        line.field("time", event.time)
+        line.field("device", deviceName)
+        line.field("type", EventCodes.typeName(event.type) ?? String(event.type))
+        line.field("code", EventCodes.codeName(type: event.type, code: event.code) ?? String(event.code))
+        line.field("value", Int(event.value))
+        line.endObject()
+        line.newline()
+        try output.write(line.bytes)
+    }
+
+    public func warn(_ message: String) {
+        // A standard error that cannot be written loses the message, not the session.
+        try? FileOutput.standardError.write("touchline: " + message + "\n")
+    }
+}

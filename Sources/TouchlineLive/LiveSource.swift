@@ -1,0 +1,61 @@
+// Where a live session's input comes from. Production: evdev nodes (EvdevLiveSource) or a
+// libinput context (LibinputLiveSource), each waiting on one EventLoop. Tests and embedders:
+// a script of events with their own timestamps (ScriptedSource) on a virtual clock, so that a
+// whole session, deadlines included, runs on the host without devices and without sleeping.
+import TouchlineCore
+
+/// What a source hands the session, in the order it happened.
+public enum SourceEvent {
+    /// A device was opened: `device` is the source's own number for it, used by the events
+    /// that follow (the session numbers devices in the output itself, in opening order).
+    case added(device: Int, path: String, description: DeviceDescription)
+    /// One raw evdev event from a device that was added and not removed.
+    case input(device: Int, InputEvent)
+    /// The device went away (unplugged, read error): its contacts end as cancelled.
+    case removed(device: Int, at: Timestamp)
+    /// A line for the user (hotplug, a device's drop count); not an error.
+    case notice(String)
+}
+
+/// Why a source's wait returned (after delivering what it read).
+public enum SourceWake: Equatable, Sendable {
+    /// Input was delivered (or nothing that concerns the session happened).
+    case input
+    /// The deadline the session asked for was reached, on the source's clock. Everything the
+    /// source had read up to it was delivered first, as replay orders frames before deadlines.
+    case deadline(Timestamp)
+    /// SIGHUP: reload (the daemon's; `run` has nothing to reload and goes on).
+    case hangup
+    /// SIGINT/SIGTERM (or a script's stop): gestures in flight end as cancelled, then the run ends.
+    case stop
+    /// Nothing more will come: every device named explicitly is gone, or a script is over.
+    case exhausted
+}
+
+/// A source of live input. `wait` is the session's one blocking point: it returns when input
+/// was delivered, the deadline passed, a signal came, or the input is exhausted.
+public protocol LiveSource {
+    /// Opens the devices present now and delivers `.added` for each (before the readiness
+    /// signal, so that a script waiting for it finds the devices open).
+    mutating func start(_ deliver: (SourceEvent) throws -> Void) throws
+    /// Blocks until input, `deadline` (nil: none pending, never wake for time) or a signal;
+    /// delivers what it read, in order, then says why it woke.
+    mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake
+}
+
+/// An error of the session for the user; the executable turns `kind` into its exit status.
+public struct LiveError: Error, CustomStringConvertible, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A configuration the graph refuses.
+        case data
+        /// No input to read (libinput found no touch device among those named).
+        case noInput
+    }
+    public var kind: Kind
+    public var message: String
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+    public var description: String { message }
+}

@@ -1,0 +1,87 @@
+// A source that plays a script on a virtual clock: the host-side stand-in for devices in the
+// session's tests (and for embedders that want the live path without a kernel). Each step has
+// its time; `wait` either fires the session's deadline, when it comes before the next step, or
+// delivers the next step, moving the clock to whichever came first. Nothing sleeps.
+import TouchlineCore
+
+public struct ScriptedSource: LiveSource {
+    enum Step {
+        case add(device: Int, path: String, description: DeviceDescription)
+        /// One read's worth: events up to and including a SYN_REPORT (one kernel frame).
+        case events(device: Int, [InputEvent])
+        case remove(device: Int)
+        case hangup
+        case stop
+    }
+
+    public let clock: VirtualClock
+    var steps: [(time: Timestamp, step: Step)] = []
+    var next = 0
+
+    public init(clock: VirtualClock) { self.clock = clock }
+
+    /// The time of the last step scripted (steps are played in the order written).
+    var lastTime: Timestamp { steps.last?.time ?? clock.time }
+
+    /// A device plugged in at `time` (default: at the start, before readiness).
+    public mutating func add(_ device: Int, path: String, description: DeviceDescription, at time: Timestamp? = nil) {
+        steps.append((time ?? lastTime, .add(device: device, path: path, description: description)))
+    }
+
+    /// Raw events of `device`, each read at its own time; a frame (up to its SYN_REPORT) is
+    /// delivered at once, as one read(2) of the kernel's buffer delivers it.
+    public mutating func events(_ device: Int, _ events: [InputEvent]) {
+        var start = 0
+        for (i, event) in events.enumerated() where i == events.count - 1 || (event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT) {
+            steps.append((events[start].time, .events(device: device, Array(events[start...i]))))
+            start = i + 1
+        }
+    }
+
+    /// The device goes away at `time` (an unplug).
+    public mutating func remove(_ device: Int, at time: Timestamp) { steps.append((time, .remove(device: device))) }
+
+    /// SIGHUP at `time`.
+    public mutating func hangup(at time: Timestamp) { steps.append((time, .hangup)) }
+
+    /// SIGTERM at `time`.
+    public mutating func stop(at time: Timestamp) { steps.append((time, .stop)) }
+
+    public mutating func start(_ deliver: (SourceEvent) throws -> Void) throws {
+        while next < steps.count, case .add(let device, let path, let description) = steps[next].step, steps[next].time <= clock.time {
+            next += 1
+            try deliver(.added(device: device, path: path, description: description))
+        }
+    }
+
+    /// After the last step: the pending deadlines fire at their times, then `.exhausted` (a
+    /// real device gone quiet would wait for ever; a test wants the session back).
+    public mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake {
+        guard next < steps.count else {
+            guard let deadline else { return .exhausted }
+            clock.advance(to: deadline)
+            return .deadline(deadline)
+        }
+        let (time, step) = steps[next]
+        // A frame stamped at the deadline was read before the timer fired, as on a device.
+        if let deadline, deadline < time {
+            clock.advance(to: deadline)
+            return .deadline(deadline)
+        }
+        next += 1
+        clock.advance(to: time)
+        switch step {
+        case .add(let device, let path, let description):
+            try deliver(.added(device: device, path: path, description: description))
+        case .events(let device, let events):
+            for event in events { try deliver(.input(device: device, event)) }
+        case .remove(let device):
+            try deliver(.removed(device: device, at: time))
+        case .hangup:
+            return .hangup
+        case .stop:
+            return .stop
+        }
+        return .input
+    }
+}

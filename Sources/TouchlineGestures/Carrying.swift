@@ -104,10 +104,17 @@ extension GestureGraph {
     /// The landing rule's one exception (docs/gestures.md#carrying): while a carry is active, a
     /// contact landing on a draggable target (the carrier's own included) belongs to the
     /// capture target, for life; otherwise to `target`. Called only for landing contacts.
-    mutating func routeLanding(_ id: ContactID, on target: Int, at time: Timestamp) -> Int {
+    func routeLanding(on target: Int) -> Int {
         guard carry.carrier >= 0, let plan = carry.plan, target < plan.draggable.count, plan.draggable[target] else { return target }
-        carry.captures.append(CarryRoute.Capture(id: id, target: target, landed: time))
         return plan.captureTarget
+    }
+
+    /// A contact routed to the capture target (`routeLanding`) is now tracked: its capture is
+    /// recorded. Only once it is tracked: a contact beyond `contactCapacity` is never tracked,
+    /// so it never leaves through `capturedCountChange`, and its record would stay for good
+    /// (and grow the list past its reserved room, an allocation per landing).
+    mutating func captured(_ id: ContactID, on target: Int, at time: Timestamp) {
+        carry.captures.append(CarryRoute.Capture(id: id, target: target, landed: time))
     }
 
     /// A frame where captured contacts landed, lifted or were cancelled: each lift is handed

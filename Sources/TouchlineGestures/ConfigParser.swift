@@ -250,11 +250,15 @@ struct ConfigReader {
         case .target: table = k >= 0 && k < source.targets.count ? source.targets[k] : nil
         case .recognizer: table = declared && k >= 0 && k < source.recognizers.count ? source.recognizers[k] : nil
         }
-        if let table { return error.key.map(table.position(ofKey:)) ?? table.position }
-        if error.subject.kind == .recognizer, let key = error.key, k >= 0, k < configuration.recognizers.count,
-           let at = source.defaults["\(configuration.recognizers[k].kind.gesture.name).\(key)"] {
+        // A relation's keys: the one it blames, else the other where only that one is written
+        // (the blamed one kept its default), in the table, then in [defaults].
+        let keys = [error.key, error.relatedKey].compactMap { $0 }
+        if let table, let at = keys.lazy.compactMap({ table.keys[$0] }).first { return at }
+        if error.subject.kind == .recognizer, k >= 0, k < configuration.recognizers.count,
+           let at = keys.lazy.compactMap({ source.defaults["\(configuration.recognizers[k].kind.gesture.name).\($0)"] }).first {
             return at
         }
+        if let table { return table.position }
         return source.recognizers.last?.position ?? source.targets.last?.position ?? nowhere
     }
 }

@@ -220,13 +220,14 @@ public struct GestureGraph: Sendable, ArenaHost {
             // Hit-tested once, at the first position: a contact belongs to that target (or to
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
             for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
-                guard let landed = hitTest(c.position), case let target = routeLanding(c.id, on: landed, at: frame.time),
+                guard let landed = hitTest(c.position), case let target = routeLanding(on: landed),
                       store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true,
                                                   force: readsForce ? ContactForce(c) : ContactForce()))
                 else {
                     ignoredContacts += 1
                     continue
                 }
+                if target != landed { captured(c.id, on: landed, at: frame.time) }
                 onTargets |= 1 &<< UInt64(truncatingIfNeeded: target)
                 contactListsValid = 0
             }

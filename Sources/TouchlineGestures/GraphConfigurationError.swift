@@ -54,13 +54,17 @@ public struct GraphConfigurationError: Error, Hashable, Sendable, CustomStringCo
     /// The key at fault (`name`, `target`, `rect`, `requiresFailureOf`, a parameter such as
     /// `minimumFingers`…); nil when the problem is the declaration as a whole.
     public var key: String?
+    /// For a relation between two keys (`minimumAboveMaximum`), the other one: a file that
+    /// writes only this one is located there.
+    public var relatedKey: String?
     /// One sentence: what is wrong and what was expected.
     public var message: String
 
-    public init(_ rule: Rule, _ subject: Subject, key: String?, _ message: String) {
+    public init(_ rule: Rule, _ subject: Subject, key: String?, relatedKey: String? = nil, _ message: String) {
         self.rule = rule
         self.subject = subject
         self.key = key
+        self.relatedKey = relatedKey
         self.message = message
     }
 

@@ -227,7 +227,7 @@ extension GraphConfiguration {
         let kindName = kind.gesture.name.description
         guard let problem = kind.problem else { return }
         if problem.isRelation {
-            throw GraphConfigurationError(.minimumAboveMaximum, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.found); expected \(problem.expected)")
+            throw GraphConfigurationError(.minimumAboveMaximum, subject, key: problem.key, relatedKey: problem.relatedKey, "\(subject) (\(kindName)): \(problem.found); expected \(problem.expected)")
         }
         throw GraphConfigurationError(.range, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.key) is \(problem.found); expected \(problem.expected)")
     }

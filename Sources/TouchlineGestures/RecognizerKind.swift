@@ -108,11 +108,15 @@ public struct ParameterProblem: Hashable, Sendable {
     public var expected: String
     /// A relation between parameters (minimum above maximum), not one value's range.
     public var isRelation: Bool
-    public init(key: String, found: String, expected: String, isRelation: Bool = false) {
+    /// A relation's other key (`key` is the one it blames): where a file locates the problem
+    /// when it sets only this one.
+    public var relatedKey: String?
+    public init(key: String, found: String, expected: String, isRelation: Bool = false, relatedKey: String? = nil) {
         self.key = key
         self.found = found
         self.expected = expected
         self.isRelation = isRelation
+        self.relatedKey = relatedKey
     }
 }
 

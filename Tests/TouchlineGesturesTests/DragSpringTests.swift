@@ -1,6 +1,6 @@
 import Testing
 import TouchlineCore
-import TouchlineGestures
+@testable import TouchlineGestures
 import TouchlineTesting
 
 // Drag and drop, several items, spring-loading (docs/gestures.md#carrying): whole logs of
@@ -113,6 +113,29 @@ import TouchlineTesting
             "2.900000 drag changed [dragA] f1 (100.00,100.00) items=[a] over=null",
             "2.900000 drag cancelled [dragA] f1 (100.00,100.00) items=[a]",
         ])
+        try h.expectNothingPending()
+    }
+
+    /// More fingers land on an item while the drag carries than the graph tracks (32 in all):
+    /// those beyond the room are ignored, and no capture is recorded for them. Before, each
+    /// left a capture record for good (it is never tracked, so never lifts): 9 per round
+    /// here, the list grown past its reserved room.
+    @Test func contactsBeyondTheRoomLeaveNoCapture() throws {
+        var h = try Self.harness()
+        h.down(0, at: p(20, 20)); h.wait(600)
+        for round in 0..<3 {
+            let fingers = (1...40).map { k in (round * 100 + k, p(51 + Double(k) * 0.5, 20)) }
+            h.down(fingers); h.wait(30); h.up(fingers.map(\.0))
+            #expect(h.graph.carry.captures.isEmpty, "round \(round): \(h.graph.carry.captures.count) captures left")
+        }
+        h.up(0)
+        expectLog(h, [
+            "0.500000 explain won dragA: held 500.0 ms ≥ 500.0 ms (margin 0.0 ms)",
+            "0.500000 drag began [dragA] f1 (20.00,20.00) items=[a] over=null",
+            "0.630000 drag changed [dragA] f1 (20.00,20.00) items=[a,b] over=null",
+            "0.690000 drag cancelled [dragA] f1 (20.00,20.00) items=[a,b]",
+        ])
+        #expect(h.graph.ignoredContacts == 27)
         try h.expectNothingPending()
     }
 

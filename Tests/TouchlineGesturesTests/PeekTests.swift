@@ -213,4 +213,32 @@ func peekGraph(_ parameters: PeekParameters = PeekParameters()) -> GraphConfigur
         #expect(error("source = 3") == "graph.toml:3:10: found 3 for peek.source; expected a string")
         #expect(error("popPressure = 0.3") == "graph.toml:3:1: recognizer 'peek' (peek): popPressure 0.3 is not more than peekPressure 0.4; expected peekPressure < popPressure")
     }
+
+    /// A relation broken by the one key a file writes is located at that key, whichever of the
+    /// two it is. Before, setting the other one (`peekPressure = 0.9` against the default
+    /// `popPressure`, `peekDuration`, `peekSize`) or setting either in [defaults] pointed at
+    /// the `[[recognizer]]` header (graph.toml:1:1), nowhere near the value to change.
+    @Test func aBrokenRelationIsLocatedAtTheKeyWritten() {
+        func error(_ text: String) -> String {
+            do {
+                _ = try GraphConfiguration.parse(toml: text, file: "graph.toml")
+                return ""
+            } catch { return "\(error)" }
+        }
+        let peek = "[[recognizer]]\nkind = \"peek\"\n"
+        #expect(error(peek + "peekPressure = 0.9\n")
+            == "graph.toml:3:1: recognizer 'peek' (peek): popPressure 0.85 is not more than peekPressure 0.9; expected peekPressure < popPressure")
+        #expect(error(peek + "peekPressure = 0.02\n")
+            == "graph.toml:3:1: recognizer 'peek' (peek): hysteresis 0.05 is more than peekPressure 0.02; expected hysteresis ≤ peekPressure")
+        #expect(error(peek + "slop = 4\npeekDuration = 2000\n")
+            == "graph.toml:4:1: recognizer 'peek' (peek): popDuration 1000 ms is not more than peekDuration 2000 ms; expected peekDuration < popDuration")
+        #expect(error("[defaults]\npeek.peekSize = 20\n\n" + peek)
+            == "graph.toml:2:6: recognizer 'peek' (peek): popSize 18 mm is not more than peekSize 20 mm; expected peekSize < popSize")
+        #expect(error("[defaults]\npeek.popPressure = 0.3\n\n" + peek + "slop = 4\n")
+            == "graph.toml:2:6: recognizer 'peek' (peek): popPressure 0.3 is not more than peekPressure 0.4; expected peekPressure < popPressure")
+        #expect(error("[[recognizer]]\nkind = \"pan\"\nmaximumFingers = 0\n").hasPrefix("graph.toml:3:18: found 0"))
+        #expect(error("[[recognizer]]\nkind = \"pan\"\nslop = 4\nmaximumFingers = 1\nminimumFingers = 1\n") == "")
+        #expect(error("[[recognizer]]\nkind = \"tap\"\n[[recognizer]]\nkind = \"pan\"\nslop = 4\nminimumFingers = 3\nmaximumFingers = 2\n")
+            == "graph.toml:6:1: recognizer 'pan' (pan): minimumFingers 3 is more than maximumFingers 2; expected minimumFingers ≤ maximumFingers")
+    }
 }

@@ -86,7 +86,7 @@ extension PanMeasure {
     public static func relationProblem(_ p: PanParameters) -> ParameterProblem? {
         p.minimumFingers <= p.maximumFingers ? nil : ParameterProblem(
             key: "minimumFingers", found: "minimumFingers \(p.minimumFingers) is more than maximumFingers \(p.maximumFingers)",
-            expected: "minimumFingers ≤ maximumFingers", isRelation: true)
+            expected: "minimumFingers ≤ maximumFingers", isRelation: true, relatedKey: "maximumFingers")
     }
     public var fields: PanFields { PanFields(translation: translation, velocity: velocity) }
 }

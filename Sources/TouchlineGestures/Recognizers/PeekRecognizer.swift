@@ -401,23 +401,23 @@ extension PeekRecognizer: GestureRecognizer {
     public static func relationProblem(_ p: PeekParameters) -> ParameterProblem? {
         func n(_ v: Double) -> String { GraphConfiguration.number(v) }
         func ms(_ d: Interval) -> String { GraphConfiguration.milliseconds(d) }
-        func problem(_ key: String, _ found: String, _ expected: String) -> ParameterProblem {
-            ParameterProblem(key: key, found: found, expected: expected, isRelation: true)
+        func problem(_ key: String, _ related: String, _ found: String, _ expected: String) -> ParameterProblem {
+            ParameterProblem(key: key, found: found, expected: expected, isRelation: true, relatedKey: related)
         }
         if p.peekPressure >= p.popPressure {
-            return problem("popPressure", "popPressure \(n(p.popPressure)) is not more than peekPressure \(n(p.peekPressure))", "peekPressure < popPressure")
+            return problem("popPressure", "peekPressure", "popPressure \(n(p.popPressure)) is not more than peekPressure \(n(p.peekPressure))", "peekPressure < popPressure")
         }
         if p.hysteresis > p.peekPressure {
-            return problem("hysteresis", "hysteresis \(n(p.hysteresis)) is more than peekPressure \(n(p.peekPressure))", "hysteresis ≤ peekPressure")
+            return problem("hysteresis", "peekPressure", "hysteresis \(n(p.hysteresis)) is more than peekPressure \(n(p.peekPressure))", "hysteresis ≤ peekPressure")
         }
         if p.peekSize >= p.popSize {
-            return problem("popSize", "popSize \(n(p.popSize)) mm is not more than peekSize \(n(p.peekSize)) mm", "peekSize < popSize")
+            return problem("popSize", "peekSize", "popSize \(n(p.popSize)) mm is not more than peekSize \(n(p.peekSize)) mm", "peekSize < popSize")
         }
         if p.sizeHysteresis > p.peekSize {
-            return problem("sizeHysteresis", "sizeHysteresis \(n(p.sizeHysteresis)) mm is more than peekSize \(n(p.peekSize)) mm", "sizeHysteresis ≤ peekSize")
+            return problem("sizeHysteresis", "peekSize", "sizeHysteresis \(n(p.sizeHysteresis)) mm is more than peekSize \(n(p.peekSize)) mm", "sizeHysteresis ≤ peekSize")
         }
         if p.peekDuration >= p.popDuration {
-            return problem("popDuration", "popDuration \(ms(p.popDuration)) is not more than peekDuration \(ms(p.peekDuration))", "peekDuration < popDuration")
+            return problem("popDuration", "peekDuration", "popDuration \(ms(p.popDuration)) is not more than peekDuration \(ms(p.peekDuration))", "peekDuration < popDuration")
         }
         return nil
     }

@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(
             name: "TouchlineLiveTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineLive", "TouchlineTesting"]
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput", "TouchlineLive", "TouchlineTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -126,6 +126,9 @@ public final class EventSocketServer {
             if token == Self.listenerToken {
                 try acceptAll()
             } else if let client = clients.first(where: { $0.token == token }) {
+                // Sending first makes room, so that messages kept while the queue was full are
+                // answered now (nothing more may come to wake us for them).
+                client.flush(dropReport)
                 read(client)
                 client.flush(dropReport)
             }

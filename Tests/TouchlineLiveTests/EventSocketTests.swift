@@ -236,6 +236,47 @@ func field(_ line: String, _ key: String) -> Any? {
         #expect(try sleeper.lines() == [gestureEvent(count, TapRecognizer.gesture).json])
     }
 
+    @Test func aClientThatSendsWithoutReadingIsPausedAndEveryMessageIsAnsweredOnceItReads() throws {
+        let dir = try SocketDirectory()
+        var options = EventSocketOptions()
+        options.queueLimit = 1024
+        let server = try EventSocketServer(path: dir.socket, options: options)
+        let client = try SocketTestClient(dir.socket)
+        try server.step()
+        // Far more replies than the kernel's buffer and the queue hold together.
+        let message = Array(#"{"subscribe": []}"#.utf8) + [UInt8(ascii: "\n")]
+        let count = 20_000
+        var flood: [UInt8] = []
+        for _ in 0..<count { flood += message }
+        // The client sends and does not read. The server answers until the client's socket
+        // and its queue are full, then stops reading it: the client's sends block.
+        var offset = 0
+        while offset < flood.count, let n = try UnixSocket.send(client.fd, flood, offset..<flood.count), n > 0 {
+            offset += n
+            try server.step()
+        }
+        #expect(offset < flood.count)
+        // Now it reads (and sends the rest): every message is answered, none lost.
+        var replies: [String] = []
+        var idle = 0
+        while idle < 3 {
+            var progress = false
+            if offset < flood.count, let n = try UnixSocket.send(client.fd, flood, offset..<flood.count), n > 0 {
+                offset += n
+                progress = true
+            }
+            try server.step()
+            let more = try client.lines()
+            if !more.isEmpty { progress = true }
+            replies += more
+            idle = progress ? 0 : idle + 1
+        }
+        #expect(offset == flood.count)
+        #expect(replies.count == count)
+        #expect(Set(replies) == [#"{"ok":{"subscribe":{"gestures":[],"targets":[],"devices":[]}}}"#])
+        #expect(server.dropped == [0])
+    }
+
     @Test func aStaleSocketIsReplacedAndALiveOneOrARegularFileIsRefused() throws {
         let dir = try SocketDirectory()
         // A socket left by a daemon that ended without removing it: nothing listens on it.

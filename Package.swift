@@ -6,7 +6,8 @@
 //     ← TouchlineGestures (pure: recognizers, arena, graph, event schema; also ← TouchlineConfig)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
 //   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
-//     ← TouchlineLive (the live session: sources, virtual or real clock, sinks; no unsafe code)
+//     ← TouchlineLive (the live session: sources, virtual or real clock, sinks, the event socket;
+//       no unsafe code; Foundation only for JSONSerialization of the socket's client messages)
 //   touchline (the executable: parses, validates, wires, runs)
 import PackageDescription
 
@@ -64,7 +65,7 @@ let package = Package(
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(
             name: "TouchlineLiveTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineLive", "TouchlineTesting"]
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput", "TouchlineLive", "TouchlineTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

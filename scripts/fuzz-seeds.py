@@ -17,7 +17,7 @@ import re
 import sys
 
 # The -max_len of each target (scripts/fuzz.sh passes the same).
-MAX_LEN = {"FuzzReplay": 8192}
+MAX_LEN = {"FuzzReplay": 8192, "FuzzSocketMessage": 5000}
 DEFAULT_MAX_LEN = 4096
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -135,6 +135,19 @@ def main():
         print(f"fuzz-seeds.py: no toml-test suite at {toml_test}; FuzzConfig starts from the docs' configs",
               file=sys.stderr)
 
+    # The event socket's client messages (docs/live.md#the-event-socket): valid ones of each
+    # form, and the malformed kinds the tests send.
+    messages = [
+        b'{"subscribe": []}', b'{"subscribe": ["tap", "pinch"]}',
+        b'{"subscribe": {"gestures": ["pinch"], "targets": ["zone"], "devices": [0, 1]}}',
+        b'{"subscribe": {"devices": [true, 1.5, -1, 1e400]}}', b'{"subscribe": {"targets": ["\\u00e9\\ud800"]}}',
+        b'{"register": {"name": "zone", "rect": [0, 0, 0.5, 0.5], "units": "normalized", "z": 10, '
+        b'"recognizers": [{"kind": "tap"}, {"kind": "spring"}]}}',
+        b'{"subscribe": ["tap"], "x": 1}', b'{"listen": null}', b'[1, 2]', b'"subscribe"', b'{"subscribe": "tap"',
+        b'[' * 600 + b']' * 600, b'{"subscribe": [' + b'"tap", ' * 300 + b'"tap"]}', b'\xff\x00{}',
+    ]
+    for k, message in enumerate(messages):
+        corpus.add("FuzzSocketMessage", f"message-{k}", message)
 
 if __name__ == "__main__":
     main()

@@ -4,6 +4,7 @@
 #   FuzzReplay       the whole of `touchline replay` (reader, assemblers, graphs, JSON) on any bytes
 #   FuzzConfig       the config parser (and building the graph)
 #   FuzzGraphConfig  a config that parses, built and driven through a touch script
+#   FuzzSocketMessage  a client's line on the event socket (TouchlineLive's ClientMessageParser)
 # Seeds come from the shared traces, Recordings/, the docs' and tests' configs and toml-test's
 # files (scripts/fuzz-seeds.py). The corpus (seeds and what the fuzzer found) is kept in
 # .build-fuzz-corpus/TARGET between runs.
@@ -18,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 
-all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig)
+all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzSocketMessage)
 budget=${1:-1000000}
 shift || true
 targets=("$@")
@@ -66,6 +67,7 @@ for target in "${targets[@]}"; do
     case $target in
         FuzzReplay) max_len=8192 ;;
         FuzzConfig | FuzzGraphConfig) extra=(-dict=Fuzz/config.dict) ;;
+        FuzzSocketMessage) max_len=5000; extra=(-dict=Fuzz/socket.dict) ;;
     esac
     echo "== $target: $what"
     # Where FuzzSupport saves an input whose crash kept libFuzzer from saving it.

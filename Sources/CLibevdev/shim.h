@@ -137,4 +137,94 @@ static inline unsigned long touchline_inotify_record(const char *buf, unsigned l
     *name = e->len > 0 ? e->name : "";
     return offset + sizeof(struct inotify_event) + e->len;
 }
+// The event socket (TouchlineInput/UnsafeSocket.swift): a Unix stream socket's address is a
+// fixed-size array, so the path's length is checked here, before it is copied.
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/stat.h>
+#include <grp.h>
+
+/// A non-blocking AF_UNIX stream socket bound to `path` (not listening yet, so no client can
+/// connect before its mode is set); -1 with errno (ENAMETOOLONG for a path sun_path cannot hold).
+static inline int touchline_unix_bind(const char *path) {
+    struct sockaddr_un addr = {0};
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof addr.sun_path) { errno = ENAMETOOLONG; return -1; }
+    addr.sun_family = AF_UNIX;
+    memcpy(addr.sun_path, path, n + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) != 0) { int e = errno; close(fd); errno = e; return -1; }
+    return fd;
+}
+
+/// A client connection to `path` (blocking unless `nonblocking`); -1 with errno.
+static inline int touchline_unix_connect(const char *path, int nonblocking) {
+    struct sockaddr_un addr = {0};
+    size_t n = strlen(path);
+    if (n == 0 || n >= sizeof addr.sun_path) { errno = ENAMETOOLONG; return -1; }
+    addr.sun_family = AF_UNIX;
+    memcpy(addr.sun_path, path, n + 1);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | (nonblocking ? SOCK_NONBLOCK : 0), 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) { int e = errno; close(fd); errno = e; return -1; }
+    return fd;
+}
+
+/// A pending connection, non-blocking; -1 with errno (EAGAIN: none pending).
+static inline int touchline_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+/// send(2) that never raises SIGPIPE nor blocks.
+static inline long touchline_send(int fd, const void *bytes, unsigned long count) {
+    return (long)send(fd, bytes, count, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/// What is at `path` without following a link: 0 nothing, 1 a socket, 2 anything else, -1 error.
+static inline int touchline_path_kind(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return errno == ENOENT ? 0 : -1;
+    return S_ISSOCK(st.st_mode) ? 1 : 2;
+}
+
+/// The mode bits (permissions) and group of `path`; -1 with errno.
+static inline int touchline_path_mode(const char *path, unsigned int *mode, unsigned int *gid) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return -1;
+    *mode = st.st_mode & 07777;
+    *gid = st.st_gid;
+    return 0;
+}
+
+/// A group's id by name: 0 found, 1 no such group, -1 error (errno).
+static inline int touchline_group_id(const char *name, unsigned int *gid) {
+    struct group grp, *found = NULL;
+    char buf[16384];
+    int e = getgrnam_r(name, &grp, buf, sizeof buf, &found);
+    if (e != 0) { errno = e; return -1; }
+    if (!found) return 1;
+    *gid = found->gr_gid;
+    return 0;
+}
+
+/// Adds (op EPOLL_CTL_ADD) or changes (EPOLL_CTL_MOD) a descriptor's interest: input and/or
+/// output (hang-ups and errors are always reported).
+static inline int touchline_epoll_set(int epfd, int op, int fd, unsigned long long token, int input, int output) {
+    struct epoll_event ev = {0};
+    ev.events = (input ? EPOLLIN : 0) | (output ? EPOLLOUT : 0);
+    ev.data.u64 = token;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+static inline int touchline_epoll_ctl_add(void) { return EPOLL_CTL_ADD; }
+static inline int touchline_epoll_ctl_mod(void) { return EPOLL_CTL_MOD; }
+
+/// Waits up to `timeout` ms (0: not at all) for up to `max` ready descriptors (at most 64);
+/// writes their tokens. Returns how many, 0 (none or interrupted) or -1.
+static inline int touchline_epoll_wait_tokens(int epfd, unsigned long long *tokens, int max, int timeout) {
+    struct epoll_event evs[64];
+    if (max > 64) max = 64;
+    int n = epoll_wait(epfd, evs, max, timeout);
+    if (n < 0 && errno == EINTR) return 0;
+    for (int i = 0; i < n; i++) tokens[i] = evs[i].data.u64;
+    return n;
+}
 #endif

@@ -1,0 +1,197 @@
+// A client's message on the event socket: one JSON object per line (docs/live.md#the-event-socket).
+// The daemon runs as root and anyone in the socket's group may write, so a line is bounded
+// before it is parsed, and every way a message can be wrong is an error value naming it, never
+// a trap. Foundation's JSONSerialization is the parser (this module is not a pure one).
+import Foundation
+import TouchlineGestures
+
+/// Which events a client receives; an empty list admits every value of its key.
+public struct SubscriptionFilter: Sendable, Equatable {
+    public var gestures: Set<String>
+    public var targets: Set<String>
+    public var devices: Set<Int>
+
+    public init(gestures: Set<String> = [], targets: Set<String> = [], devices: Set<Int> = []) {
+        self.gestures = gestures
+        self.targets = targets
+        self.devices = devices
+    }
+
+    public func admits(gesture: String, target: String, device: Int) -> Bool {
+        (gestures.isEmpty || gestures.contains(gesture))
+            && (targets.isEmpty || targets.contains(target))
+            && (devices.isEmpty || devices.contains(device))
+    }
+}
+
+public enum ClientMessage: Sendable, Equatable {
+    case subscribe(SubscriptionFilter)
+    /// `{"register": …}`: a client target (not supported yet; the server replies so).
+    case register
+}
+
+/// What was wrong with a message, as the `error` reply says it.
+public struct ClientMessageError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+public enum ClientMessageParser {
+    /// The longest line a client may send, in bytes (without its newline).
+    public static let maximumLineLength = 4096
+    /// The longest name (gesture, target) a filter may hold, and how many of each.
+    public static let maximumNameLength = 256
+    public static let maximumListCount = 256
+
+    /// The gesture names a filter may name: the shipped recognizers'.
+    public static let standardGestures: Set<String> = Set(RecognizerRegistryNames.standard)
+
+    /// Parses one line (without its newline). `gestures`: the names a `gestures` list may hold.
+    public static func parse(_ line: ArraySlice<UInt8>, gestures known: Set<String> = standardGestures) -> Result<ClientMessage, ClientMessageError> {
+        if line.count > maximumLineLength {
+            return .failure(ClientMessageError("message of \(line.count) bytes is longer than the limit of \(maximumLineLength) bytes"))
+        }
+        let value: Any
+        do {
+            value = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
+        } catch {
+            let why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
+            return .failure(ClientMessageError("not JSON (\(why)): found \(shortened(line)); expected one JSON object per line, such as {\"subscribe\": [\"tap\"]}"))
+        }
+        guard let object = value as? [String: Any] else {
+            return .failure(ClientMessageError("expected a JSON object such as {\"subscribe\": [\"tap\"]}, found \(kind(of: value))"))
+        }
+        guard object.count == 1, let entry = object.first else {
+            let keys = object.keys.sorted().map { quoted($0) }.joined(separator: ", ")
+            return .failure(ClientMessageError("expected one key per message (\"subscribe\" or \"register\"), found \(object.count)\(keys.isEmpty ? "" : ": " + keys)"))
+        }
+        switch entry.key {
+        case "subscribe": return subscription(entry.value, gestures: known).map(ClientMessage.subscribe)
+        case "register": return .success(.register)
+        default: return .failure(ClientMessageError("unknown message \(quoted(entry.key)); expected \"subscribe\" or \"register\""))
+        }
+    }
+
+    static func subscription(_ body: Any, gestures known: Set<String>) -> Result<SubscriptionFilter, ClientMessageError> {
+        if body is [Any] {
+            return names(body, "subscribe", known: known).map { SubscriptionFilter(gestures: $0) }
+        }
+        guard let object = body as? [String: Any] else {
+            return .failure(ClientMessageError("subscribe: expected a list of gesture names or an object with \"gestures\", \"targets\", \"devices\", found \(kind(of: body))"))
+        }
+        var filter = SubscriptionFilter()
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            switch key {
+            case "gestures":
+                switch names(value, "subscribe.gestures", known: known) {
+                case .success(let set): filter.gestures = set
+                case .failure(let error): return .failure(error)
+                }
+            case "targets":
+                switch names(value, "subscribe.targets", known: nil) {
+                case .success(let set): filter.targets = set
+                case .failure(let error): return .failure(error)
+                }
+            case "devices":
+                switch devices(value) {
+                case .success(let set): filter.devices = set
+                case .failure(let error): return .failure(error)
+                }
+            default:
+                return .failure(ClientMessageError("subscribe: unknown key \(quoted(key)); expected \"gestures\", \"targets\" or \"devices\""))
+            }
+        }
+        return .success(filter)
+    }
+
+    static func names(_ value: Any, _ what: String, known: Set<String>?) -> Result<Set<String>, ClientMessageError> {
+        guard let list = value as? [Any] else {
+            return .failure(ClientMessageError("\(what): expected a list of names, found \(kind(of: value))"))
+        }
+        if list.count > maximumListCount {
+            return .failure(ClientMessageError("\(what): \(list.count) names; at most \(maximumListCount)"))
+        }
+        var set: Set<String> = []
+        for (i, element) in list.enumerated() {
+            guard let name = element as? String else {
+                return .failure(ClientMessageError("\(what)[\(i)]: expected a name (a string), found \(kind(of: element))"))
+            }
+            if name.utf8.count > maximumNameLength {
+                return .failure(ClientMessageError("\(what)[\(i)]: a name of \(name.utf8.count) bytes; at most \(maximumNameLength)"))
+            }
+            if let known, !known.contains(name) {
+                return .failure(ClientMessageError("\(what)[\(i)]: unknown gesture \(quoted(name)); expected one of \(known.sorted().joined(separator: ", "))"))
+            }
+            set.insert(name)
+        }
+        return .success(set)
+    }
+
+    static func devices(_ value: Any) -> Result<Set<Int>, ClientMessageError> {
+        guard let list = value as? [Any] else {
+            return .failure(ClientMessageError("subscribe.devices: expected a list of device numbers (the events' \"device\"), found \(kind(of: value))"))
+        }
+        if list.count > maximumListCount {
+            return .failure(ClientMessageError("subscribe.devices: \(list.count) numbers; at most \(maximumListCount)"))
+        }
+        var set: Set<Int> = []
+        for (i, element) in list.enumerated() {
+            guard let number = integer(element), number >= 0 else {
+                return .failure(ClientMessageError("subscribe.devices[\(i)]: expected a device number (0, 1, …, as events' \"device\"), found \(kind(of: element))"))
+            }
+            set.insert(number)
+        }
+        return .success(set)
+    }
+
+    /// A whole JSON number; not a boolean (which Foundation also hands as a number), not 1.5.
+    static func integer(_ value: Any) -> Int? {
+        guard let number = value as? NSNumber, !isBoolean(value) else { return nil }
+        let type = String(cString: number.objCType)
+        guard type != "d", type != "f" else { return nil }
+        return value as? Int
+    }
+
+    static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    /// What a value is, for a message: its JSON type, and the value when short.
+    static func kind(of value: Any) -> String {
+        if value is NSNull { return "null" }
+        if let s = value as? String { return "the string \(quoted(s))" }
+        if isBoolean(value), let n = value as? NSNumber { return n.boolValue ? "true" : "false" }
+        if let n = value as? NSNumber { return "the number \(n)" }
+        if value is [Any] { return "a list" }
+        if value is [String: Any] { return "an object" }
+        return "a value of an unknown kind"
+    }
+
+    static func quoted(_ s: String) -> String {
+        let short = s.utf8.count > 40 ? String(decoding: s.utf8.prefix(40), as: UTF8.self) + "…" : s
+        var out = "\""
+        for scalar in short.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7f: out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A line as found, shortened (invalid UTF-8 replaced), for a message.
+    static func shortened(_ line: ArraySlice<UInt8>) -> String {
+        let prefix = line.prefix(60)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return text.isEmpty ? "an empty line" : quoted(text) + (line.count > prefix.count ? " (\(line.count) bytes)" : "")
+    }
+}
+
+/// The shipped gesture names, as strings.
+enum RecognizerRegistryNames {
+    static var standard: [String] { TouchlineGestures.RecognizerRegistry.standard.kinds.map { $0.gesture.description } }
+}

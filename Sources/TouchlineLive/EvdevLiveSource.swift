@@ -14,6 +14,9 @@ public struct EvdevLiveSource: LiveSource {
     var nextToken: UInt64 = 0
     let watcher: DeviceDirectoryWatcher?
     static let watcherToken: UInt64 = 1 << 40
+    static let serviceToken: UInt64 = 1 << 41
+    /// Another descriptor the loop watches (the event socket's), and what to do when it is ready.
+    var service: (() throws -> Void)?
 
     /// `paths` empty: every touchscreen, with hotplug.
     public init(paths: [String], grab: Bool, clock: any LiveClock = MonotonicClock()) throws {
@@ -26,6 +29,13 @@ public struct EvdevLiveSource: LiveSource {
     }
 
     var explicit: Bool { !paths.isEmpty }
+
+    /// Watches `fd` beside the devices (one thread, one wait): `onReadable` runs when it is
+    /// ready, between frames. The daemon's event socket is served this way.
+    public mutating func watch(_ fd: Int32, onReadable: @escaping () throws -> Void) throws {
+        try loop.watch(fd, token: Self.serviceToken)
+        service = onReadable
+    }
 
     mutating func add(_ path: String, _ device: EvdevDevice, _ deliver: (SourceEvent) throws -> Void) throws {
         let token = nextToken
@@ -59,6 +69,8 @@ public struct EvdevLiveSource: LiveSource {
         switch try loop.wait() {
         case .readable(Self.watcherToken):
             try hotplug(deliver)
+        case .readable(Self.serviceToken):
+            try service?()
         case .readable(let token):
             try drain(token, deliver)
         case .deadline(let fired):

@@ -1,0 +1,35 @@
+// The daemon's output: every gesture event to the event socket's subscribers and, when asked,
+// to standard output as well (`touchline daemon --stdout`), the same line in both places.
+// Frames and raw events are `run`'s diagnostics; the daemon publishes gestures only.
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+
+public final class SocketSink: LiveSink {
+    public let server: EventSocketServer
+    /// Where a copy of every event goes (JSON Lines), or nil.
+    let copy: JSONLinesSink?
+
+    public init(server: EventSocketServer, copy: JSONLinesSink? = nil) {
+        self.server = server
+        self.copy = copy
+    }
+
+    public func gesture(_ event: GestureEvent) throws {
+        try server.publish(event)
+        try copy?.gesture(event)
+    }
+
+    public func frame(_ frame: TouchFrame, device: Int) throws {
+        try copy?.frame(frame, device: device)
+    }
+
+    public func rawEvent(_ event: InputEvent, deviceName: String) throws {
+        try copy?.rawEvent(event, deviceName: deviceName)
+    }
+
+    public func warn(_ message: String) {
+        // Warnings go to standard error whether or not events are copied to standard output.
+        (copy ?? JSONLinesSink()).warn(message)
+    }
+}

@@ -1,0 +1,113 @@
+// `touchline daemon`: the live session on every touchscreen (or on a recording played in real
+// time), its gesture events published on the event socket and, with --stdout, on standard
+// output. The session, the sources and the socket are TouchlineLive's; this parses and wires.
+import ArgumentParser
+import Foundation
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+import TouchlineLive
+
+struct Daemon: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Recognize gestures on every touchscreen and publish them on the event socket.",
+        discussion: """
+            Clients connect to the socket (default $XDG_RUNTIME_DIR/touchline.sock, else \
+            /run/touchline.sock) and send {"subscribe": []} (or gesture names) to receive events \
+            as JSON Lines, as `touchline replay` prints them (docs/live.md). SIGINT/SIGTERM end \
+            in-flight gestures as cancelled, remove the socket and exit 0.
+            """)
+
+    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`. Default: the embedded graph.", valueName: "file.toml"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Also write every gesture event to standard output (JSON Lines).")
+    var stdout = false
+
+    @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen, hotplug) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|trace:FILE"))
+    var source = "evdev"
+
+    @Option(help: "With --source trace:FILE, how many times faster than recorded to play it.")
+    var speed: Double = 1
+
+    @Option(help: "With --source trace:FILE, seconds to wait before the first event (so clients can connect).")
+    var startDelay: Double = 0
+
+    @OptionGroup var input: InputOptions
+
+    var tracePath: String? {
+        source.hasPrefix("trace:") ? String(source.dropFirst("trace:".count)) : nil
+    }
+
+    func validate() throws {
+        if source != "evdev" && tracePath == nil {
+            throw ValidationError("--source: expected evdev or trace:FILE, found \"\(source)\"")
+        }
+        if tracePath == "" { throw ValidationError("--source trace: needs a file, as trace:FILE") }
+        if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number, found \(speed)") }
+        if !(startDelay >= 0 && startDelay.isFinite) { throw ValidationError("--start-delay must not be negative, found \(startDelay)") }
+        if tracePath == nil && (speed != 1 || startDelay != 0) {
+            throw ValidationError("--speed and --start-delay apply to --source trace:FILE")
+        }
+    }
+
+    func run() throws {
+        try reportingErrors { try daemon() }
+    }
+
+    func daemon() throws {
+        var graphConfiguration = GraphConfiguration.default
+        if let config {
+            do {
+                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
+            } catch let error as ConfigError {
+                throw CLIError.data(error.description)
+            }
+        }
+        var options = input.assemblerOptions
+        let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
+        if let tracePath {
+            // The trace is opened before the socket: a missing file leaves nothing behind.
+            var trace = try TraceFile.open(tracePath, input: input)
+            let source = try TraceLiveSource(
+                name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
+                next: { try trace.next() },
+                describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
+            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration)
+        } else {
+            // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
+            options.dropRecovery = .syncEventsFollow
+            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration)
+        }
+    }
+
+    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration) throws {
+        var source = source
+        let server: EventSocketServer
+        do {
+            server = try EventSocketServer(path: path)
+        } catch let error as EventSocketError {
+            throw CLIError.output(error.message)
+        }
+        defer { server.close() }
+        try source.watch(server.fileDescriptor) { try server.service() }
+        let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
+        var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
+        session.graphConfiguration = configuration
+        session.configPath = config
+        try session.start(&source)
+        try session.run(&source)
+    }
+}
+
+/// The sources the daemon can serve its socket from (the socket's descriptor in their loop).
+protocol DaemonSource: LiveSource {
+    mutating func watch(_ fd: Int32, onReadable: @escaping () throws -> Void) throws
+}
+
+extension EvdevLiveSource: DaemonSource {}
+extension TraceLiveSource: DaemonSource {}

@@ -36,6 +36,9 @@ public struct LiveSession {
     public var graphConfiguration = GraphConfiguration.default
     /// The configuration's file, for messages.
     public var configPath: String?
+    /// SIGHUP's new configuration (the daemon reads `--config` again); a thrown error is
+    /// reported and the running configuration stays. nil: SIGHUP changes nothing.
+    public var reloadConfiguration: (() throws -> GraphConfiguration)?
     public var explain = false
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measuresLatency = false
@@ -70,8 +73,10 @@ public struct LiveSession {
         while true {
             let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }
             switch wake {
-            case .input, .hangup:
+            case .input:
                 continue
+            case .hangup:
+                try reload()
             case .deadline(let deadline):
                 try advance(to: deadline)
             case .stop:

@@ -16,7 +16,9 @@ struct Daemon: ParsableCommand {
             Clients connect to the socket (default $XDG_RUNTIME_DIR/touchline.sock, else \
             /run/touchline.sock) and send {"subscribe": []} (or gesture names) to receive events \
             as JSON Lines, as `touchline replay` prints them (docs/live.md). SIGINT/SIGTERM end \
-            in-flight gestures as cancelled, remove the socket and exit 0.
+            in-flight gestures as cancelled, remove the socket and exit 0. SIGHUP reads \
+            --config again: if valid, gestures in flight end as cancelled and the new graph runs; \
+            if not, its error goes to stderr and the old graph keeps running.
             """)
 
     @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`. Default: the embedded graph.", valueName: "file.toml"))
@@ -37,6 +39,9 @@ struct Daemon: ParsableCommand {
     @Option(help: "With --source trace:FILE, seconds to wait before the first event (so clients can connect).")
     var startDelay: Double = 0
 
+    @Option(help: ArgumentHelp("Only check a configuration: print \"FILE: ok\" and exit 0, or its error and exit 65. Opens no device and no socket.", valueName: "file.toml"))
+    var checkConfig: String?
+
     @OptionGroup var input: InputOptions
 
     var tracePath: String? {
@@ -56,18 +61,28 @@ struct Daemon: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors { try daemon() }
+        try reportingErrors {
+            if let checkConfig {
+                _ = try Daemon.loadConfiguration(checkConfig)
+                print("\(checkConfig): ok")
+                return
+            }
+            try daemon()
+        }
+    }
+
+    /// The configuration in `path`; SIGHUP reads it again through this.
+    static func loadConfiguration(_ path: String) throws -> GraphConfiguration {
+        do {
+            return try GraphConfiguration.parse(bytes: try readSmallFile(path), file: path)
+        } catch let error as ConfigError {
+            throw CLIError.data(error.description)
+        }
     }
 
     func daemon() throws {
         var graphConfiguration = GraphConfiguration.default
-        if let config {
-            do {
-                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
-            } catch let error as ConfigError {
-                throw CLIError.data(error.description)
-            }
-        }
+        if let config { graphConfiguration = try Daemon.loadConfiguration(config) }
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
         if let tracePath {
@@ -99,6 +114,7 @@ struct Daemon: ParsableCommand {
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
         session.graphConfiguration = configuration
         session.configPath = config
+        if let config { session.reloadConfiguration = { try Daemon.loadConfiguration(config) } }
         try session.start(&source)
         try session.run(&source)
     }

@@ -61,9 +61,12 @@ struct Daemon: ParsableCommand {
 
     func daemon() throws {
         var graphConfiguration = GraphConfiguration.default
+        var actions = ActionConfiguration()
         if let config {
             do {
-                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
+                let parsed = try DaemonConfiguration.parse(bytes: try readSmallFile(config), file: config)
+                graphConfiguration = parsed.graph
+                actions = parsed.actions
             } catch let error as ConfigError {
                 throw CLIError.data(error.description)
             }
@@ -77,15 +80,15 @@ struct Daemon: ParsableCommand {
                 name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
-            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration)
+            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration, actions: actions)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration)
+            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration, actions: actions)
         }
     }
 
-    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration) throws {
+    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration) throws {
         var source = source
         let server: EventSocketServer
         do {
@@ -96,6 +99,13 @@ struct Daemon: ParsableCommand {
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
         let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
+        if !actions.actions.isEmpty {
+            let runner = try ActionRunner(actions, warn: { sink.warn($0) })
+            try source.watch(runner.fileDescriptor) { runner.service() }
+            sink.actions = runner
+        }
+        // Actions still running at the end get SIGTERM, then SIGKILL: none outlives the daemon.
+        defer { sink.actions?.finish() }
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
         session.graphConfiguration = configuration
         session.configPath = config

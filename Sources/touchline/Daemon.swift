@@ -19,7 +19,7 @@ struct Daemon: ParsableCommand {
             in-flight gestures as cancelled, remove the socket and exit 0.
             """)
 
-    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`. Default: the embedded graph.", valueName: "file.toml"))
+    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`, plus [[action]] sections (docs/live.md#actions). Default: the embedded graph, no actions.", valueName: "file.toml"))
     var config: String?
 
     @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))

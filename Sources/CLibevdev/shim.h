@@ -20,6 +20,10 @@
 #include <time.h>
 #include <sys/inotify.h>
 #include <string.h>
+#include <spawn.h>
+#include <poll.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 
 /// errno after a libc call, without Glibc's thread-local accessor dance in Swift.
 static inline int touchline_errno(void) { return errno; }
@@ -227,4 +231,57 @@ static inline int touchline_epoll_wait_tokens(int epfd, unsigned long long *toke
     for (int i = 0; i < n; i++) tokens[i] = evs[i].data.u64;
     return n;
 }
+/// Actions of the daemon (TouchlineInput/UnsafeProcess.swift). Spawns argv (PATH search) with
+/// envp: standard input /dev/null, a process group of its own (so that a timeout kills what a
+/// shell started too), default dispositions and an empty signal mask (the daemon blocks
+/// SIGINT/SIGTERM/SIGHUP for its signalfd; a child inheriting that could not be stopped).
+/// Returns 0 and the pid, or an errno (exec failures included).
+static inline int touchline_spawn(char *const argv[], char *const envp[], int *pid) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    sigset_t none, all;
+    pid_t child;
+    int r;
+    if ((r = posix_spawn_file_actions_init(&actions)) != 0) return r;
+    if ((r = posix_spawnattr_init(&attributes)) != 0) { posix_spawn_file_actions_destroy(&actions); return r; }
+    sigemptyset(&none);
+    sigfillset(&all);
+    r = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (r == 0) r = posix_spawnattr_setsigmask(&attributes, &none);
+    if (r == 0) r = posix_spawnattr_setsigdefault(&attributes, &all);
+    if (r == 0) r = posix_spawnattr_setpgroup(&attributes, 0);
+    if (r == 0) r = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    if (r == 0) r = posix_spawnp(&child, argv[0], &actions, &attributes, argv, envp);
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+    if (r == 0) *pid = child;
+    return r;
+}
+
+/// A descriptor readable once the process has exited (Linux 5.3), or -1.
+static inline int touchline_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+/// The child's wait status once it has exited (and reaps it); -1 while it runs; -2 on error.
+static inline int touchline_reap(int pid) {
+    int status = 0;
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == 0) return -1;
+    if (r < 0) return -2;
+    return status;
+}
+
+static inline int touchline_kill_group(int pid, int signo) { return kill(-pid, signo); }
+static inline int touchline_sigterm(void) { return SIGTERM; }
+static inline int touchline_sigkill(void) { return SIGKILL; }
+static inline int touchline_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+static inline int touchline_term_signal(int status) { return WIFSIGNALED(status) ? WTERMSIG(status) : 0; }
+
+/// Waits up to `milliseconds` for fd to be readable: 1, 0 (not yet) or -1.
+static inline int touchline_poll_readable(int fd, int milliseconds) {
+    struct pollfd p = { fd, POLLIN, 0 };
+    int n = poll(&p, 1, milliseconds);
+    if (n < 0 && errno == EINTR) return 0;
+    return n;
+}
+
 #endif

@@ -20,8 +20,10 @@ extension GraphConfiguration {
         try parseWithSource(bytes: bytes, file: file, registry: registry).configuration
     }
 
-    /// Parses, and keeps where each target, recognizer and key was written.
-    public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> ParsedConfiguration {
+    /// Parses, and keeps where each target, recognizer and key was written. `allowing`: top-level
+    /// sections another reader of the same file owns, skipped here (the daemon's `action` and
+    /// `actions`: DaemonConfiguration); any other unknown section is an error.
+    public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard, allowing: Set<String> = []) throws(ConfigError) -> ParsedConfiguration {
         let document: TOMLDocument
         do {
             document = try TOMLDocument.parse(bytes, file: file)
@@ -29,6 +31,7 @@ extension GraphConfiguration {
             throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
         }
         var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
+        parser.allowing = allowing
         let configuration = try parser.read(document.root)
         return ParsedConfiguration(configuration: configuration, source: parser.source)
     }
@@ -40,6 +43,8 @@ struct ConfigReader {
     let registry: RecognizerRegistry
     /// `[defaults]` per kind: (parameter, entry, "kind.parameter").
     var defaults: [GestureKind: [TOMLEntry]] = [:]
+    /// Sections another reader owns (see `parseWithSource`).
+    var allowing: Set<String> = []
 
     static let sections = "[defaults], [[target]] or [[recognizer]]"
     var kindNames: String { registry.names }
@@ -64,6 +69,10 @@ struct ConfigReader {
             case "target", "recognizer":
                 let tables = try arrayOfTables(entry)
                 if entry.key == "target" { targetTables = tables } else { recognizerTables = tables }
+            case _ where allowing.contains(entry.key):
+                continue
+            case "action", "actions":
+                throw fail(entry.value.position, "[[action]] and [actions] are read by `touchline daemon --config` only; this reader takes \(ConfigReader.sections)")
             default:
                 switch entry.value.kind {
                 case .table:

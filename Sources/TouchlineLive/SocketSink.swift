@@ -1,5 +1,6 @@
 // The daemon's output: every gesture event to the event socket's subscribers and, when asked,
-// to standard output as well (`touchline daemon --stdout`), the same line in both places.
+// to standard output as well (`touchline daemon --stdout`), the same line in both places, and
+// to the actions' runner.
 // Frames and raw events are `run`'s diagnostics; the daemon publishes gestures only.
 import TouchlineCore
 import TouchlineGestures
@@ -9,6 +10,8 @@ public final class SocketSink: LiveSink {
     public let server: EventSocketServer
     /// Where a copy of every event goes (JSON Lines), or nil.
     let copy: JSONLinesSink?
+    /// The `[[action]]`s every event is matched against, or nil.
+    public var actions: ActionRunner?
 
     public init(server: EventSocketServer, copy: JSONLinesSink? = nil) {
         self.server = server
@@ -18,6 +21,7 @@ public final class SocketSink: LiveSink {
     public func gesture(_ event: GestureEvent) throws {
         try server.publish(event)
         try copy?.gesture(event)
+        actions?.handle(event)
     }
 
     public func frame(_ frame: TouchFrame, device: Int) throws {

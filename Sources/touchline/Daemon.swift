@@ -21,7 +21,7 @@ struct Daemon: ParsableCommand {
             if not, its error goes to stderr and the old graph keeps running.
             """)
 
-    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`. Default: the embedded graph.", valueName: "file.toml"))
+    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`, plus [[action]] sections (docs/live.md#actions). Default: the embedded graph, no actions.", valueName: "file.toml"))
     var config: String?
 
     @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))
@@ -71,10 +71,11 @@ struct Daemon: ParsableCommand {
         }
     }
 
-    /// The configuration in `path`; SIGHUP reads it again through this.
-    static func loadConfiguration(_ path: String) throws -> GraphConfiguration {
+    /// The configuration in `path` (the graph and the actions); `--check-config` and SIGHUP
+    /// read it through this too, so actions are checked as the daemon reads them.
+    static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
         do {
-            return try GraphConfiguration.parse(bytes: try readSmallFile(path), file: path)
+            return try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
         } catch let error as ConfigError {
             throw CLIError.data(error.description)
         }
@@ -82,7 +83,12 @@ struct Daemon: ParsableCommand {
 
     func daemon() throws {
         var graphConfiguration = GraphConfiguration.default
-        if let config { graphConfiguration = try Daemon.loadConfiguration(config) }
+        var actions = ActionConfiguration()
+        if let config {
+            let parsed = try Daemon.loadConfiguration(config)
+            graphConfiguration = parsed.graph
+            actions = parsed.actions
+        }
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
         if let tracePath {
@@ -92,15 +98,15 @@ struct Daemon: ParsableCommand {
                 name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
-            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration)
+            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration, actions: actions)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration)
+            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration, actions: actions)
         }
     }
 
-    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration) throws {
+    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration) throws {
         var source = source
         let server: EventSocketServer
         do {
@@ -111,10 +117,19 @@ struct Daemon: ParsableCommand {
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
         let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
+        if !actions.actions.isEmpty {
+            let runner = try ActionRunner(actions, warn: { sink.warn($0) })
+            try source.watch(runner.fileDescriptor) { runner.service() }
+            sink.actions = runner
+        }
+        // Actions still running at the end get SIGTERM, then SIGKILL: none outlives the daemon.
+        defer { sink.actions?.finish() }
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
         session.graphConfiguration = configuration
         session.configPath = config
-        if let config { session.reloadConfiguration = { try Daemon.loadConfiguration(config) } }
+        // SIGHUP reloads the graph; the actions read at start-up stay (their reload is not
+        // done yet: docs/live.md).
+        if let config { session.reloadConfiguration = { try Daemon.loadConfiguration(config).graph } }
         try session.start(&source)
         try session.run(&source)
     }

@@ -1,0 +1,247 @@
+import TouchlineConfig
+import TouchlineCore
+
+// `[[action]]` sections of the daemon's configuration (docs/live.md#actions): which gesture
+// events run which command. Read here, purely, so that `--check-config` and tests see the same
+// errors the daemon does; TouchlineLive's ActionRunner spawns the commands.
+
+/// One `[[action]]`: a filter on gesture events and the command it runs.
+public struct ActionSpec: Hashable, Sendable {
+    public enum Command: Hashable, Sendable {
+        /// Run as is (execve after a PATH search when the first element has no slash): no shell
+        /// ever sees the event's fields.
+        case argv([String])
+        /// `shell = true`: `/bin/sh -c STRING`, written out on purpose.
+        case shell(String)
+    }
+
+    /// The event's `gesture` name (tap, pinch…).
+    public var gesture: String
+    /// The event's `phase`; nil: `recognized` and `ended` (the moments a gesture is complete),
+    /// or `changed` when `repeat` is set.
+    public var phase: GesturePhase?
+    public var target: String?
+    public var device: Int?
+    public var fingers: Int?
+    /// A swipe's or edge swipe's `direction`.
+    public var direction: SwipeDirection?
+    public var command: Command
+    /// Killed (SIGTERM, then SIGKILL after `ActionConfiguration.killGrace`) when still running.
+    public var timeout: Interval
+    /// For continuous gestures: run on `changed` at most once per this interval (event time).
+    public var repeatInterval: Interval?
+    /// Where the section starts, for messages about it.
+    public var line: Int
+
+    public init(gesture: String, phase: GesturePhase? = nil, target: String? = nil, device: Int? = nil, fingers: Int? = nil,
+                direction: SwipeDirection? = nil, command: Command, timeout: Interval = ActionConfiguration.defaultTimeout,
+                repeatInterval: Interval? = nil, line: Int = 0) {
+        self.gesture = gesture
+        self.phase = phase
+        self.target = target
+        self.device = device
+        self.fingers = fingers
+        self.direction = direction
+        self.command = command
+        self.timeout = timeout
+        self.repeatInterval = repeatInterval
+        self.line = line
+    }
+
+    /// Whether `event` runs this action (the rate limit of `repeat` aside).
+    public func matches(_ event: GestureEvent) -> Bool {
+        guard event.gesture.description == gesture else { return false }
+        if let phase {
+            guard event.phase == phase else { return false }
+        } else if repeatInterval != nil {
+            guard event.phase == .changed else { return false }
+        } else {
+            guard event.phase == .recognized || event.phase == .ended else { return false }
+        }
+        if let target, event.target.description != target { return false }
+        if let device, event.device != device { return false }
+        if let fingers, event.fingers != fingers { return false }
+        if let direction, event.direction != direction { return false }
+        return true
+    }
+}
+
+extension GestureEvent {
+    /// The detail's `direction` field (swipe, edge swipe), if any.
+    public var direction: SwipeDirection? {
+        var found: SwipeDirection?
+        detail.forEachField { name, value in
+            guard name.description == "direction" else { return }
+            switch value {
+            case let .word(w): found = SwipeDirection.allCases.first { $0.name.description == w.description }
+            case let .text(t): found = SwipeDirection.allCases.first { $0.name.description == t }
+            default: break
+            }
+        }
+        return found
+    }
+}
+
+/// Every `[[action]]`, and `[actions]`' global settings.
+public struct ActionConfiguration: Hashable, Sendable {
+    public static let defaultTimeout = Interval(microseconds: 5_000_000)
+    public static let defaultMaxRunning = 8
+    /// Between SIGTERM and SIGKILL for an action past its timeout.
+    public static let killGrace = Interval(microseconds: 500_000)
+
+    public var actions: [ActionSpec]
+    /// At most this many commands at once; an action matched while the cap is reached is skipped
+    /// (with a warning), not queued: a late volume step or workspace switch is a wrong one.
+    public var maxRunning: Int
+
+    public init(actions: [ActionSpec] = [], maxRunning: Int = ActionConfiguration.defaultMaxRunning) {
+        self.actions = actions
+        self.maxRunning = maxRunning
+    }
+}
+
+/// What `touchline daemon --config` reads: the graph (as `replay --config`) and the actions.
+public struct DaemonConfiguration: Hashable, Sendable {
+    public var graph: GraphConfiguration
+    public var actions: ActionConfiguration
+
+    public static let sections: Set<String> = ["action", "actions"]
+
+    public static func parse(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> DaemonConfiguration {
+        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: sections).configuration
+        // Parsed twice (the document is small and this runs at start and reload only), so that the
+        // graph's reader stays as replay has it.
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument.parse(bytes, file: file)
+        } catch {
+            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
+        }
+        let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
+        return DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
+    }
+}
+
+struct ActionReader {
+    let source: ConfigSourceMap
+    let registry: RecognizerRegistry
+
+    func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
+    func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
+        fail(value.position, "found \(value.found) for \(key); expected \(expected)")
+    }
+
+    func read(_ root: TOMLTable) throws(ConfigError) -> ActionConfiguration {
+        var configuration = ActionConfiguration()
+        if let entry = root["actions"] {
+            guard let table = entry.value.table else { throw wrong(entry.value, "actions", "an [actions] table (maxRunning)") }
+            for setting in table.entries {
+                guard setting.key == "maxRunning" else {
+                    throw fail(setting.keyPosition, "unknown [actions] key '\(setting.key)'; expected maxRunning")
+                }
+                guard case let .integer(n) = setting.value.kind, (1...256).contains(n) else {
+                    throw wrong(setting.value, "actions.maxRunning", "an integer from 1 to 256")
+                }
+                configuration.maxRunning = Int(n)
+            }
+        }
+        if let entry = root["action"] {
+            guard case let .array(items) = entry.value.kind, items.allSatisfy({ $0.table != nil }) else {
+                throw wrong(entry.value, "action", "[[action]] sections (an array of tables)")
+            }
+            for item in items { configuration.actions.append(try readAction(item)) }
+        }
+        return configuration
+    }
+
+    func string(_ v: TOMLValue, _ key: String) throws(ConfigError) -> String {
+        guard case let .string(s) = v.kind, !s.isEmpty else { throw wrong(v, key, "a non-empty string") }
+        return s
+    }
+
+    /// Milliseconds: a number, or a string with a unit ("500ms", "2s").
+    func milliseconds(_ v: TOMLValue, _ key: String) throws(ConfigError) -> Interval {
+        let expected = "a duration from 1 ms to 1 day: milliseconds, or a string with a unit (\"500ms\", \"2s\")"
+        let ms: Double?
+        switch v.kind {
+        case let .integer(n): ms = Double(n)
+        case let .float(d): ms = d
+        case let .string(s): ms = GraphConfiguration.parseQuantity(s, unit: .milliseconds)
+        default: ms = nil
+        }
+        guard let ms, ms >= 1, ms <= 86_400_000 else { throw wrong(v, key, expected) }
+        return Interval(microseconds: Int64(ms * 1000))
+    }
+
+    func readAction(_ value: TOMLValue) throws(ConfigError) -> ActionSpec {
+        let table = value.table ?? TOMLTable()
+        var gesture: String?
+        var spec = ActionSpec(gesture: "", command: .argv([]), line: value.position.line)
+        var argv: TOMLValue?
+        var shell = false
+        for entry in table.entries {
+            let v = entry.value
+            switch entry.key {
+            case "gesture":
+                guard case let .string(s) = v.kind, registry.kind(named: s) != nil else {
+                    throw wrong(v, "an action's gesture", "one of \(registry.names)")
+                }
+                gesture = s
+            case "phase":
+                let phases: [GesturePhase] = [.recognized, .began, .changed, .ended, .cancelled]
+                guard case let .string(s) = v.kind, let phase = phases.first(where: { $0.name.description == s }) else {
+                    throw wrong(v, "an action's phase", "one of recognized, began, changed, ended, cancelled")
+                }
+                spec.phase = phase
+            case "target":
+                spec.target = try string(v, "an action's target")
+            case "device":
+                guard case let .integer(n) = v.kind, (0...1023).contains(n) else { throw wrong(v, "an action's device", "a device number (0, 1, …, as events' \"device\")") }
+                spec.device = Int(n)
+            case "fingers":
+                guard case let .integer(n) = v.kind, (1...16).contains(n) else { throw wrong(v, "an action's fingers", "an integer from 1 to 16") }
+                spec.fingers = Int(n)
+            case "direction":
+                guard case let .string(s) = v.kind, let d = SwipeDirection.allCases.first(where: { $0.name.description == s }) else {
+                    throw wrong(v, "an action's direction", "one of left, right, up, down")
+                }
+                spec.direction = d
+            case "argv":
+                argv = v
+            case "shell":
+                guard case let .bool(b) = v.kind else { throw wrong(v, "an action's shell", "true or false") }
+                shell = b
+            case "timeout":
+                spec.timeout = try milliseconds(v, "an action's timeout")
+            case "repeat":
+                spec.repeatInterval = try milliseconds(v, "an action's repeat")
+            default:
+                throw fail(entry.keyPosition, "unknown action key '\(entry.key)'; an action has gesture, phase, target, device, fingers, direction, argv, shell, timeout and repeat")
+            }
+        }
+        guard let gesture else { throw fail(value.position, "this [[action]] has no gesture; gestures: \(registry.names)") }
+        spec.gesture = gesture
+        guard let argv else { throw fail(value.position, "this [[action]] has no argv (a list of strings: the program and its arguments)") }
+        if shell {
+            guard case let .string(s) = argv.kind, !s.isEmpty else {
+                throw wrong(argv, "an action's argv with shell = true", "one non-empty string, the command for /bin/sh -c")
+            }
+            spec.command = .shell(s)
+        } else {
+            let expected = "a non-empty list of strings (program, arguments…), run without a shell; write shell = true to run one string with /bin/sh -c"
+            guard case let .array(items) = argv.kind, !items.isEmpty else { throw wrong(argv, "an action's argv", expected) }
+            var words: [String] = []
+            for item in items {
+                guard case let .string(s) = item.kind else { throw wrong(item, "an action's argv", expected) }
+                guard !s.utf8.contains(0) else { throw wrong(item, "an action's argv", "strings without NUL characters") }
+                words.append(s)
+            }
+            guard !words[0].isEmpty else { throw wrong(items[0], "an action's argv", "a program name or path first") }
+            spec.command = .argv(words)
+        }
+        if spec.repeatInterval != nil, let phase = spec.phase, phase != .changed {
+            throw fail(value.position, "this [[action]] has repeat and phase = \"\(phase)\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
+        }
+        return spec
+    }
+}

@@ -1,0 +1,129 @@
+// The daemon's actions as processes: posix_spawn (never a shell unless the argv names one), a
+// pidfd per child so that an exit wakes the loop, and one timerfd for the earliest timeout, all
+// in an epoll set of its own whose descriptor the daemon's loop watches (as it watches the
+// socket server's). The only unsafe code of actions: C strings for argv and the environment.
+import CLibevdev
+import Glibc
+import TouchlineCore
+
+public enum UnsafeProcess {
+    /// Starts `argv` (PATH search for a first element without a slash) with `environment`
+    /// ("NAME=value" strings). Returns the pid.
+    public static func spawn(argv: [String], environment: [String]) throws(SystemError) -> Int32 {
+        guard let program = argv.first else { throw SystemError("posix_spawn", code: EINVAL) }
+        // strdup'ed so that the pointers outlive the call; freed after it.
+        let args = argv.map { strdup($0) }
+        let env = environment.map { strdup($0) }
+        defer {
+            for p in args { free(p) }
+            for p in env { free(p) }
+        }
+        if args.contains(where: { $0 == nil }) || env.contains(where: { $0 == nil }) { throw SystemError("strdup", code: ENOMEM) }
+        var pid: Int32 = 0
+        let r = (args + [nil]).withUnsafeBufferPointer { a in
+            (env + [nil]).withUnsafeBufferPointer { e in
+                touchline_spawn(a.baseAddress, e.baseAddress, &pid)
+            }
+        }
+        if r != 0 { throw SystemError("posix_spawn", path: program, code: r) }
+        return pid
+    }
+
+    /// The process's wait status once it exited (reaping it); nil while it runs.
+    public static func reap(_ pid: Int32) -> ExitStatus? {
+        let status = touchline_reap(pid)
+        if status == -1 { return nil }
+        // ECHILD: already reaped elsewhere; report it as gone.
+        if status == -2 { return ExitStatus(code: -1, signal: 0) }
+        return ExitStatus(code: touchline_exit_code(status), signal: touchline_term_signal(status))
+    }
+
+    /// SIGTERM (or SIGKILL with `kill`) to the child's process group.
+    public static func terminate(_ pid: Int32, kill: Bool = false) {
+        _ = touchline_kill_group(pid, kill ? touchline_sigkill() : touchline_sigterm())
+    }
+
+    /// The daemon's environment, as "NAME=value" strings.
+    public static func currentEnvironment() -> [String] {
+        var result: [String] = []
+        var p = environ
+        while let entry = p.pointee {
+            result.append(String(cString: entry))
+            p += 1
+        }
+        return result
+    }
+
+    public struct ExitStatus: Hashable, Sendable {
+        /// The exit code, or -1 when a signal ended it.
+        public var code: Int32
+        /// The signal that ended it, or 0.
+        public var signal: Int32
+    }
+}
+
+/// pidfds and one timerfd in an epoll set: `fileDescriptor` is readable when a watched child
+/// exited or the deadline passed.
+public final class ChildWatcher {
+    public let fileDescriptor: Int32
+    private let timer: Int32
+    private var armed: Timestamp?
+    private static let timerToken = UInt64.max
+
+    public init() throws(SystemError) {
+        let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard ep >= 0 else { throw SystemError.last("epoll_create1") }
+        let tf = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard tf >= 0 else {
+            let e = SystemError.last("timerfd_create")
+            close(ep)
+            throw e
+        }
+        fileDescriptor = ep
+        timer = tf
+        if touchline_epoll_add(ep, tf, ChildWatcher.timerToken) != 0 {
+            let e = SystemError.last("epoll_ctl(timerfd)")
+            close(ep); close(tf)
+            throw e
+        }
+    }
+
+    deinit {
+        close(fileDescriptor)
+        close(timer)
+    }
+
+    /// Watches `pid`'s exit; returns its pidfd (for `unwatch`), or -1 when the kernel has no
+    /// pidfd (then exits are seen at the next wake or deadline).
+    public func watch(_ pid: Int32) -> Int32 {
+        let fd = touchline_pidfd_open(pid)
+        guard fd >= 0 else { return -1 }
+        if touchline_epoll_add(fileDescriptor, fd, UInt64(pid)) != 0 {
+            close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    public func unwatch(_ pidfd: Int32) {
+        guard pidfd >= 0 else { return }
+        _ = touchline_epoll_remove(fileDescriptor, pidfd)
+        close(pidfd)
+    }
+
+    /// Arms the timer to `deadline` (CLOCK_MONOTONIC) or disarms it, and clears a past expiry.
+    public func setDeadline(_ deadline: Timestamp?) throws(SystemError) {
+        _ = touchline_timerfd_read(timer)
+        if deadline == armed { return }
+        let us = deadline.map { max(1, $0.microseconds) } ?? 0
+        if touchline_timerfd_set(timer, us) != 0 { throw SystemError.last("timerfd_settime") }
+        armed = deadline
+    }
+
+    /// Waits at most `milliseconds` for a child's exit or the deadline (tests and shutdown).
+    public func waitReadable(milliseconds: Int32) -> Bool {
+        touchline_poll_readable(fileDescriptor, milliseconds) > 0
+    }
+
+    public static func now() -> Timestamp { Timestamp(microseconds: touchline_monotonic_microseconds()) }
+}

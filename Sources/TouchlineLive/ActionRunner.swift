@@ -1,0 +1,179 @@
+// The daemon's actions (docs/live.md#actions): each gesture event is matched against the
+// `[[action]]`s and a match runs its command as a child process, without a shell unless the
+// config wrote `shell = true`, with the event in its environment. The loop never waits for a
+// child: exits and timeouts wake it through `fileDescriptor` (pidfds and a timerfd in
+// TouchlineInput's ChildWatcher), and `service()` reaps and kills.
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+
+public final class ActionRunner {
+    public let configuration: ActionConfiguration
+    let watcher: ChildWatcher
+    /// The daemon's environment without TOUCHLINE_* (an inherited one must not pass for the event's).
+    let baseEnvironment: [String]
+    let warn: (String) -> Void
+    /// The clock timeouts are measured on (CLOCK_MONOTONIC; a test may pass its own).
+    let now: () -> Timestamp
+
+    struct Child {
+        var pid: Int32
+        var pidfd: Int32
+        var action: Int
+        /// When it is sent SIGTERM, then (once `terminated`) SIGKILL.
+        var deadline: Timestamp
+        var terminated = false
+    }
+    var children: [Child] = []
+    /// Per action: the event time it last ran at (for `repeat`).
+    var lastRun: [Timestamp?]
+    var line = JSONWriter()
+
+    /// Commands started, skipped at the cap, and killed at their timeout, since the start.
+    public private(set) var started = 0
+    public private(set) var skipped = 0
+    public private(set) var killed = 0
+    public var running: Int { children.count }
+
+    /// Readable when a child exited or a timeout passed: call `service()`.
+    public var fileDescriptor: Int32 { watcher.fileDescriptor }
+
+    public init(_ configuration: ActionConfiguration, environment: [String] = UnsafeProcess.currentEnvironment(),
+                warn: @escaping (String) -> Void, now: @escaping () -> Timestamp = ChildWatcher.now) throws(SystemError) {
+        self.configuration = configuration
+        watcher = try ChildWatcher()
+        baseEnvironment = environment.filter { !$0.hasPrefix("TOUCHLINE_") }
+        self.warn = warn
+        self.now = now
+        lastRun = Array(repeating: nil, count: configuration.actions.count)
+    }
+
+    deinit { finish(grace: 0) }
+
+    /// Runs every action `event` matches (at most `maxRunning` at once).
+    public func handle(_ event: GestureEvent) {
+        var environment: [String]?
+        for (index, action) in configuration.actions.enumerated() where action.matches(event) {
+            if let interval = action.repeatInterval, event.phase == .changed, let last = lastRun[index],
+               event.time.microseconds - last.microseconds < interval.microseconds {
+                continue
+            }
+            if children.count >= configuration.maxRunning {
+                skipped += 1
+                warn("action (line \(action.line)) skipped: \(configuration.maxRunning) actions already running ([actions] maxRunning)")
+                continue
+            }
+            if environment == nil { environment = self.environment(for: event) }
+            let argv: [String]
+            switch action.command {
+            case let .argv(words): argv = words
+            case let .shell(command): argv = ["/bin/sh", "-c", command]
+            }
+            do {
+                let pid = try UnsafeProcess.spawn(argv: argv, environment: environment ?? baseEnvironment)
+                let pidfd = watcher.watch(pid)
+                children.append(Child(pid: pid, pidfd: pidfd, action: index, deadline: now() + action.timeout))
+                lastRun[index] = event.time
+                started += 1
+            } catch {
+                warn("action (line \(action.line)): \(error)")
+            }
+        }
+        rearm()
+    }
+
+    func environment(for event: GestureEvent) -> [String] {
+        line.reset()
+        event.writeJSON(into: &line)
+        let json = String(decoding: line.bytes, as: UTF8.self)
+        return baseEnvironment + [
+            "TOUCHLINE_GESTURE=\(event.gesture)",
+            "TOUCHLINE_PHASE=\(event.phase)",
+            "TOUCHLINE_TARGET=\(event.target)",
+            "TOUCHLINE_DEVICE=\(event.device)",
+            "TOUCHLINE_X=\(formatFixed(event.position.x, decimals: 2))",
+            "TOUCHLINE_Y=\(formatFixed(event.position.y, decimals: 2))",
+            "TOUCHLINE_FINGERS=\(event.fingers)",
+            "TOUCHLINE_EVENT=\(json)",
+        ]
+    }
+
+    /// Reaps the children that exited, terminates those past their timeout (SIGTERM, then
+    /// SIGKILL after `ActionConfiguration.killGrace`), and re-arms the timer. Never blocks.
+    public func service() {
+        let t = now()
+        var index = 0
+        while index < children.count {
+            var child = children[index]
+            if let status = UnsafeProcess.reap(child.pid) {
+                watcher.unwatch(child.pidfd)
+                children.remove(at: index)
+                let action = configuration.actions[child.action]
+                if !child.terminated, status.code != 0 {
+                    warn("action (line \(action.line)) " + (status.signal != 0 ? "ended by signal \(status.signal)" : "exited with \(status.code)"))
+                }
+                continue
+            }
+            if t >= child.deadline {
+                let action = configuration.actions[child.action]
+                if !child.terminated {
+                    warn("action (line \(action.line)) still running after its timeout of \(action.timeout.microseconds / 1000) ms: terminated")
+                    UnsafeProcess.terminate(child.pid)
+                    child.terminated = true
+                    child.deadline = t + ActionConfiguration.killGrace
+                    killed += 1
+                } else {
+                    UnsafeProcess.terminate(child.pid, kill: true)
+                    // Reaped when its pidfd says so; checked again after another grace.
+                    child.deadline = t + ActionConfiguration.killGrace
+                }
+                children[index] = child
+            }
+            index += 1
+        }
+        rearm()
+    }
+
+    func rearm() {
+        let next = children.map(\.deadline).min()
+        do {
+            try watcher.setDeadline(next)
+        } catch {
+            warn("actions: \(error)")
+        }
+    }
+
+    /// Waits at most `milliseconds` for an exit or a timeout, then services (tests, shutdown).
+    public func wait(milliseconds: Int32) {
+        _ = watcher.waitReadable(milliseconds: milliseconds)
+        service()
+    }
+
+    /// At shutdown: SIGTERM to every running action, up to `grace` ms for them to exit, then SIGKILL.
+    public func finish(grace: Int32 = 500) {
+        guard !children.isEmpty else { return }
+        for child in children where !child.terminated { UnsafeProcess.terminate(child.pid) }
+        var waited: Int32 = 0
+        while !children.isEmpty, waited < grace {
+            _ = watcher.waitReadable(milliseconds: 20)
+            waited += 20
+            reapAll()
+        }
+        for child in children { UnsafeProcess.terminate(child.pid, kill: true) }
+        // SIGKILL cannot be refused: the exits come at once.
+        var tries = 0
+        while !children.isEmpty, tries < 50 {
+            _ = watcher.waitReadable(milliseconds: 20)
+            tries += 1
+            reapAll()
+        }
+    }
+
+    func reapAll() {
+        children.removeAll { child in
+            guard UnsafeProcess.reap(child.pid) != nil else { return false }
+            watcher.unwatch(child.pidfd)
+            return true
+        }
+    }
+}

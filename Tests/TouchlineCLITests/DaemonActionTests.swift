@@ -1,0 +1,60 @@
+// `touchline daemon --config` with `[[action]]`s, as a user runs it: the real process on a
+// recording played in real time. Waits are bounded polls for the files the actions write.
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct DaemonActionTests {
+    /// Waits up to `timeout` s for `path` to hold something; returns its text.
+    func contents(of path: String, timeout: Double = 10) -> String? {
+        let limit = Date().addingTimeInterval(timeout)
+        repeat {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty { return text }
+            usleep(10_000)
+        } while Date() < limit
+        return nil
+    }
+
+    /// A pinch's end runs its action with the event in the environment; an action still running
+    /// when the daemon is stopped is ended with it (none outlives the daemon).
+    @Test func thePinchsActionsRunAndNoneOutlivesTheDaemon() throws {
+        let recording = Paths.recordings.appendingPathComponent("pinch.yml").path
+        let dir = "/tmp/touchline-action-test-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let config = dir + "/daemon.toml"
+        try """
+            [[action]]
+            gesture = "pinch"
+            phase = "ended"
+            argv = ["/bin/sh", "-c", "printf '%s %s' \\"$TOUCHLINE_GESTURE\\" \\"$TOUCHLINE_PHASE\\" > \\"$1/ended\\"", "sh", "\(dir)"]
+
+            [[action]]
+            gesture = "pinch"
+            phase = "began"
+            timeout = "60s"
+            shell = true
+            argv = "echo $$ > '\(dir)/pid.tmp' && mv '\(dir)/pid.tmp' '\(dir)/pid' && exec sleep 60"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try CleanProcess(
+            Paths.binary.path,
+            ["daemon", "--config", config, "--source", "trace:" + recording, "--speed", "100", "--socket", dir + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+
+        #expect(contents(of: dir + "/ended") == "pinch ended")
+        let pidText = try #require(contents(of: dir + "/pid"))
+        let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(kill(pid, 0) == 0, "the began action should still be sleeping")
+
+        kill(daemon.pid, SIGTERM)
+        let end = daemon.wait()
+        ended = true
+        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        // Reaped by the daemon before it exited: no such process any more.
+        #expect(kill(pid, 0) == -1 && errno == ESRCH)
+    }
+}

@@ -1,0 +1,82 @@
+// `[[action]]` in the daemon's configuration: what is read, and each mistake's message with
+// file:line:column, what was found and what was expected.
+import Testing
+import TouchlineCore
+import TouchlineGestures
+
+@Suite struct ActionConfigTests {
+    func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {
+        try DaemonConfiguration.parse(bytes: Array(text.utf8), file: "daemon.toml")
+    }
+
+    func error(_ text: String) -> String {
+        do {
+            _ = try parse(text)
+            return "no error"
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func aFileWithOnlyActionsKeepsTheDefaultGraph() throws {
+        let config = try parse("""
+            [actions]
+            maxRunning = 3
+
+            [[action]]
+            gesture = "swipe"
+            direction = "left"
+            fingers = 3
+            argv = ["wmctrl", "-s", "1"]
+
+            [[action]]
+            gesture = "pinch"
+            repeat = "50ms"
+            timeout = 1000
+            target = "surface"
+            device = 0
+            shell = true
+            argv = "pactl set-sink-volume @DEFAULT_SINK@ +1%"
+            """)
+        #expect(config.graph == GraphConfiguration.default)
+        #expect(config.actions.maxRunning == 3)
+        #expect(config.actions.actions == [
+            ActionSpec(gesture: "swipe", fingers: 3, direction: .left, command: .argv(["wmctrl", "-s", "1"]), line: 4),
+            ActionSpec(gesture: "pinch", target: "surface", device: 0, command: .shell("pactl set-sink-volume @DEFAULT_SINK@ +1%"),
+                       timeout: Interval(microseconds: 1_000_000), repeatInterval: Interval(microseconds: 50_000), line: 10),
+        ])
+    }
+
+    @Test func replayStillRefusesActionsAndSaysWhoReadsThem() {
+        let text = "[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n"
+        do {
+            _ = try GraphConfiguration.parse(toml: text, file: "graph.toml")
+            Issue.record("replay's reader accepted [[action]]")
+        } catch {
+            #expect(error.description == "graph.toml:1:1: [[action]] and [actions] are read by `touchline daemon --config` only; this reader takes [defaults], [[target]] or [[recognizer]]")
+        }
+    }
+
+    @Test func eachMistakeNamesItsPlace() {
+        #expect(error("[[action]]\ngesture = \"tapp\"\nargv = [\"true\"]\n")
+            .hasPrefix("daemon.toml:2:11: found \"tapp\" for an action's gesture; expected one of tap, "))
+        #expect(error("[[action]]\ngesture = \"tap\"\nargv = \"touch x; rm y\"\n")
+            == "daemon.toml:3:8: found \"touch x; rm y\" for an action's argv; expected a non-empty list of strings (program, arguments…), run without a shell; write shell = true to run one string with /bin/sh -c")
+        #expect(error("[[action]]\ngesture = \"tap\"\nshell = true\nargv = [\"a\", \"b\"]\n")
+            == "daemon.toml:4:8: found an array for an action's argv with shell = true; expected one non-empty string, the command for /bin/sh -c")
+        #expect(error("[[action]]\ngesture = \"tap\"\n") == "daemon.toml:1:1: this [[action]] has no argv (a list of strings: the program and its arguments)")
+        #expect(error("[[action]]\nargv = [\"true\"]\n").hasPrefix("daemon.toml:1:1: this [[action]] has no gesture; gestures: tap, "))
+        #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\ntimeout = -5\n")
+            == "daemon.toml:4:11: found -5 for an action's timeout; expected a duration from 1 ms to 1 day: milliseconds, or a string with a unit (\"500ms\", \"2s\")")
+        #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\nphase = \"won\"\n")
+            == "daemon.toml:4:9: found \"won\" for an action's phase; expected one of recognized, began, changed, ended, cancelled")
+        #expect(error("[[action]]\ngesture = \"pinch\"\nargv = [\"true\"]\nrepeat = 50\nphase = \"ended\"\n")
+            == "daemon.toml:1:1: this [[action]] has repeat and phase = \"ended\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
+        #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\ncommand = \"x\"\n")
+            == "daemon.toml:4:1: unknown action key 'command'; an action has gesture, phase, target, device, fingers, direction, argv, shell, timeout and repeat")
+        #expect(error("[actions]\nmaxRunning = 0\n") == "daemon.toml:2:14: found 0 for actions.maxRunning; expected an integer from 1 to 256")
+        #expect(error("action = 3\n") == "daemon.toml:1:10: found 3 for action; expected [[action]] sections (an array of tables)")
+        // The graph's own errors are unchanged in the daemon's file.
+        #expect(error("[[bogus]]\nx = 1\n") == "daemon.toml:1:1: unknown section [[bogus]]; expected [defaults], [[target]] or [[recognizer]]")
+    }
+}

@@ -1,0 +1,162 @@
+// The daemon's actions with real processes: each test parses `[[action]]`s as the daemon does,
+// hands the runner gesture events and waits, bounded (the runner's own descriptor, at most a few
+// seconds), for the children to exit; what they did is read from files they wrote.
+import Foundation
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineLive
+
+/// The runner for `toml`, with its warnings collected.
+final class ActionHarness {
+    let runner: ActionRunner
+    let box: WarningBox
+
+    init(_ toml: String) throws {
+        let configuration = try DaemonConfiguration.parse(bytes: Array(toml.utf8), file: "daemon.toml")
+        let box = WarningBox()
+        runner = try ActionRunner(configuration.actions, warn: { box.lines.append($0) })
+        self.box = box
+    }
+
+    /// Waits until no action runs, at most `seconds`; returns whether that happened.
+    func settle(seconds: Double = 5) -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while runner.running > 0, Date() < end { runner.wait(milliseconds: 50) }
+        return runner.running == 0
+    }
+}
+
+/// The runner's warnings, in order.
+final class WarningBox { var lines: [String] = [] }
+
+func event(_ kind: GestureKind, _ phase: GesturePhase, at ms: Int64, target: GestureName = "surface", fingers: Int = 1) -> GestureEvent {
+    let detail: GestureDetail = kind == PinchRecognizer.gesture
+        ? .pinch(scale: 1.5, velocity: 0.2, span: 40) : .tap(count: 1, duration: .milliseconds(80))
+    return GestureEvent(
+        seq: Int(ms), time: Timestamp(microseconds: ms * 1000), device: 0, gesture: kind, phase: phase, target: target,
+        recognizer: "r", fingers: fingers, position: Point(x: 10.5, y: 20.25), contacts: ContactList(), detail: detail)
+}
+
+/// A TOML basic string holding `text`.
+func quoted(_ text: String) -> String {
+    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+}
+
+@Suite struct ActionRunnerTests {
+    @Test func anArgvActionRunsWithTheEventInItsEnvironment() throws {
+        let dir = try SocketDirectory()
+        let script = #"printf '%s|%s|%s|%s|%s|%s' "$TOUCHLINE_GESTURE" "$TOUCHLINE_PHASE" "$TOUCHLINE_TARGET" "$TOUCHLINE_X" "$TOUCHLINE_Y" "$TOUCHLINE_FINGERS" > "$1/fields"; printf %s "$TOUCHLINE_EVENT" > "$1/event""#
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            fingers = 2
+            argv = ["/bin/sh", "-c", \(quoted(script)), "sh", \(quoted(dir.path))]
+            """)
+        // One finger: not this action's.
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        #expect(harness.runner.started == 0)
+        let tap = event(TapRecognizer.gesture, .recognized, at: 2, fingers: 2)
+        harness.runner.handle(tap)
+        #expect(harness.runner.started == 1)
+        #expect(harness.settle())
+        #expect(try String(contentsOfFile: dir.path + "/fields", encoding: .utf8) == "tap|recognized|surface|10.50|20.25|2")
+        var line = JSONWriter()
+        tap.writeJSON(into: &line)
+        #expect(try String(contentsOfFile: dir.path + "/event", encoding: .utf8) == String(decoding: line.bytes, as: UTF8.self))
+        #expect(harness.box.lines.isEmpty)
+    }
+
+    @Test func shellMetacharactersInFieldsAndArgumentsAreNeverInterpreted() throws {
+        let dir = try SocketDirectory()
+        let target = "$(touch \(dir.path)/pwned); touch \(dir.path)/pwned2 `touch \(dir.path)/pwned3`"
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            target = \(quoted(target))
+            argv = ["touch", \(quoted(dir.path + "/$(id);`id` && x"))]
+
+            [[action]]
+            gesture = "tap"
+            argv = ["/bin/sh", "-c", "printf %s \\"$TOUCHLINE_TARGET\\" > \\"$1/target\\"", "sh", \(quoted(dir.path))]
+            """)
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1, target: GestureName(target)))
+        #expect(harness.runner.started == 2)
+        #expect(harness.settle())
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        // The argument is a file name, byte for byte; nothing the target's text names was run.
+        #expect(files == ["$(id);`id` && x", "target"])
+        #expect(try String(contentsOfFile: dir.path + "/target", encoding: .utf8) == target)
+    }
+
+    @Test func repeatRunsAContinuousGestureAtMostEveryIntervalOfEventTime() throws {
+        let dir = try SocketDirectory()
+        let harness = try ActionHarness("""
+            [actions]
+            maxRunning = 32
+
+            [[action]]
+            gesture = "pinch"
+            repeat = 100
+            argv = ["/bin/sh", "-c", "echo \\"$TOUCHLINE_EVENT\\" >> \\"$1/runs\\"", "sh", \(quoted(dir.path))]
+            """)
+        let pinch = PinchRecognizer.gesture
+        harness.runner.handle(event(pinch, .began, at: 0))
+        // 101 changed events, one every 10 ms of event time: runs at 0, 100, …, 1000 ms.
+        for ms in stride(from: Int64(0), through: 1000, by: 10) { harness.runner.handle(event(pinch, .changed, at: ms)) }
+        harness.runner.handle(event(pinch, .ended, at: 1005))
+        #expect(harness.runner.started == 11)
+        #expect(harness.settle())
+        let runs = try String(contentsOfFile: dir.path + "/runs", encoding: .utf8).split(separator: "\n")
+        #expect(runs.count == 11)
+        let seqs = runs.compactMap { field(String($0), "seq") as? Int }.sorted()
+        #expect(seqs == Array(stride(from: 0, through: 1000, by: 100)))
+    }
+
+    @Test func aHangingActionIsKilledAtItsTimeout() throws {
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            timeout = "200ms"
+            shell = true
+            argv = "sleep 60; sleep 60"
+            """)
+        let start = Date()
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        #expect(harness.runner.running == 1)
+        #expect(harness.settle(seconds: 5))
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed >= 0.2 && elapsed < 3, "killed after \(elapsed) s")
+        #expect(harness.runner.killed == 1)
+        #expect(harness.box.lines == ["action (line 1) still running after its timeout of 200 ms: terminated"])
+    }
+
+    @Test func theCapSkipsRatherThanQueues() throws {
+        let harness = try ActionHarness("""
+            [actions]
+            maxRunning = 1
+
+            [[action]]
+            gesture = "tap"
+            timeout = 100
+            argv = ["sleep", "60"]
+            """)
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 2))
+        #expect(harness.runner.started == 1)
+        #expect(harness.runner.skipped == 1)
+        #expect(harness.settle())
+    }
+
+    @Test func aMissingProgramIsAWarningNotAnError() throws {
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            argv = ["/nonexistent/touchline-action"]
+            """)
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        #expect(harness.runner.started == 0)
+        #expect(harness.box.lines.count == 1)
+        #expect(harness.box.lines.first?.contains("/nonexistent/touchline-action: posix_spawn failed: No such file or directory") == true)
+    }
+}

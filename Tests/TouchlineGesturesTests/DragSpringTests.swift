@@ -183,26 +183,8 @@ extension DragSpringTests {
     /// desk (long holds lift items, taps land on items and on the folder while dragging).
     @Test(arguments: Seeds.cases(300, base: 0xD2A6_0001))
     func everyBeganEndsOnTheDesk(seed: UInt64) throws {
-        let frames = randomScript(seed: seed).frames
-        let (events, _, graph) = try PropertyTests.run(frames, configuration: Self.desk, explain: false)
-        var open = Set<String>()
-        for e in events where e.gesture != .explain {
-            let key = "\(e.target)/\(e.recognizer)"
-            switch e.phase {
-            case .began:
-                #expect(!open.contains(key), "seed \(seed): \(key) began twice at \(e.time)")
-                open.insert(key)
-            case .changed:
-                #expect(open.contains(key), "seed \(seed): \(key) changed without began at \(e.time)")
-            case .ended, .cancelled:
-                #expect(open.remove(key) != nil, "seed \(seed): \(key) \(e.phase) without began at \(e.time)")
-            case .recognized, .won, .waiting, .held, .failed, .bug:
-                break
-            }
-        }
-        #expect(open.isEmpty, "seed \(seed): began without end: \(open.sorted())")
-        #expect(graph.internalErrors == 0, "seed \(seed): \(graph.internalErrors) impossible transitions")
-        #expect(graph.isIdle, "seed \(seed): pending at the end: \(graph.pendingDescription)")
+        // The property's one implementation (PropertyTests), on the desk graph.
+        try PropertyTests.everyBeganHasExactlyOneEnd(seed: seed, frames: randomScript(seed: seed).frames, configuration: Self.desk)
     }
 
     /// A drag that carries pays a hit test per move; the same random streams at 60, 120 and

@@ -8,13 +8,6 @@ import Foundation
 import Glibc
 #endif
 
-extension ExitStatus {
-    /// `--user` names a user or group that does not exist (EX_NOUSER).
-    static let noUser: Int32 = 67
-    /// `--user` without the privilege to become someone else (EX_NOPERM).
-    static let noPermission: Int32 = 77
-}
-
 /// Who the daemon becomes: ids and, when the user has a passwd entry, its name (for its
 /// supplementary groups) and home.
 struct PrivilegeDrop: Equatable {

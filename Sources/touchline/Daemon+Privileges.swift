@@ -4,9 +4,27 @@
 // user is looked up before anything is opened: a typo fails at once (67) and leaves no socket.
 // After the drop, hotplugged touchscreens open only if NAME may read them (docs/live.md).
 import Foundation
+import TouchlineLive
 #if canImport(Glibc)
 import Glibc
 #endif
+
+extension Daemon {
+    /// The socket's options from `--socket-group` (a name or a number). An unknown group is
+    /// an unknown user's status (67), not an output that cannot be created.
+    func socketOptions() throws -> EventSocketOptions {
+        var options = EventSocketOptions()
+        guard let socketGroup else { return options }
+        if let entry = getgrnam(socketGroup) {
+            options.group = .id(entry.pointee.gr_gid)
+        } else if let gid = UInt32(socketGroup), gid != UInt32.max {
+            options.group = .id(gid)
+        } else {
+            throw CLIError(message: "--socket-group: no group named \"\(socketGroup.prefix(64))\" (see /etc/group, or `getent group`)", exitCode: ExitStatus.noUser)
+        }
+        return options
+    }
+}
 
 /// Who the daemon becomes: ids and, when the user has a passwd entry, its name (for its
 /// supplementary groups) and home.

@@ -121,7 +121,7 @@ struct Daemon: ParsableCommand {
         var source = source
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path, options: socketOptions)
+            server = try EventSocketServer(path: path, options: try socketOptions())
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
@@ -145,14 +145,6 @@ struct Daemon: ParsableCommand {
         try drop?.apply()
         source.ready()
         try session.run(&source)
-    }
-}
-
-extension Daemon {
-    var socketOptions: EventSocketOptions {
-        var options = EventSocketOptions()
-        if let socketGroup { options.group = UInt32(socketGroup).map { .id($0) } ?? .name(socketGroup) }
-        return options
     }
 }
 

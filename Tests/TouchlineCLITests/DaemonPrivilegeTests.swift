@@ -119,8 +119,8 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 
-    /// An unknown user or group is refused with 67 (EX_NOUSER) before the socket exists; a
-    /// malformed or root spec with 64; each message names what was wrong.
+    /// An unknown user or group (of --user or --socket-group) is refused with 67 (EX_NOUSER)
+    /// before the socket exists; a malformed or root spec with 64; each message names what was wrong.
     @Test func unknownUserIsRefusedBeforeAnythingOpens() throws {
         let dir = try socketDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -139,6 +139,10 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
             #expect(result.stderr.contains(message), "--user \(spec): \(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: socketPath), "--user \(spec) left a socket")
         }
+        let group = try touchline("daemon", "--socket-group", "no-such-group-tl15", "--source", "trace:" + Self.tap, "--socket", socketPath)
+        #expect(group.status == 67, "--socket-group: \(group.stderr)")
+        #expect(group.stderr.contains("--socket-group: no group named \"no-such-group-tl15\""))
+        #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 
     /// `--socket-group` gives the socket file that group; its mode stays 0660.

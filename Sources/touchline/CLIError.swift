@@ -19,21 +19,26 @@ enum ExitStatus {
     static let data: Int32 = 65
     /// An input that cannot be opened: missing, a directory, no permission, not a device (EX_NOINPUT).
     static let noInput: Int32 = 66
+    /// `daemon --user` names a user or group that does not exist (EX_NOUSER).
+    static let noUser: Int32 = 67
     /// A bug in touchline, or the system refusing something it always grants (EX_SOFTWARE).
     static let internalError: Int32 = 70
     /// The output cannot be created (EX_CANTCREAT).
     static let cannotCreate: Int32 = 73
     /// Reading or writing failed part way (EX_IOERR).
     static let ioError: Int32 = 74
+    /// `daemon --user` without the privilege to become someone else (EX_NOPERM).
+    static let noPermission: Int32 = 77
 
     /// The table as `--help` shows it.
     static let table = """
         Exit status: 0 success; 64 usage error (bad or missing arguments, a bare `touchline`, \
         an output that is one of the inputs); \
         65 bad data (a trace or configuration line that cannot be read); 66 an input cannot be \
-        opened (missing, a directory, no permission, not an input device); 70 internal error; \
+        opened (missing, a directory, no permission, not an input device); 67 `daemon --user` names \
+        an unknown user or group; 70 internal error; \
         73 the output cannot be created (a directory, no permission, a missing folder); 74 an \
-        I/O error while reading or writing.
+        I/O error while reading or writing; 77 `daemon --user` without root.
         """
 }
 

@@ -27,6 +27,12 @@ struct Daemon: ParsableCommand {
     @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))
     var socket: String?
 
+    @Option(help: ArgumentHelp("The socket file's group (a name or number; mode stays 0660), so that its members may connect. Default: the daemon's group.", valueName: "group"))
+    var socketGroup: String?
+
+    @Option(help: ArgumentHelp("Once the devices, the socket and uinput are open, become this user (and group; default: the user's), with the user's supplementary groups. Needs root; an unknown user exits 67.", valueName: "name[:group]"))
+    var user: String?
+
     @Flag(help: "Also write every gesture event to standard output (JSON Lines).")
     var stdout = false
 
@@ -82,6 +88,11 @@ struct Daemon: ParsableCommand {
     }
 
     func daemon() throws {
+        // Before anything is opened: an unknown user leaves no socket behind.
+        let drop = try user.map(PrivilegeDrop.resolve)
+        try drop?.checkPermitted()
+        drop?.adjustEnvironment()
+        let notifier = SystemdNotifier.fromEnvironment(warn: { warn($0) })
         var graphConfiguration = GraphConfiguration.default
         var actions = ActionConfiguration()
         if let config {
@@ -98,19 +109,19 @@ struct Daemon: ParsableCommand {
                 name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
-            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration, actions: actions)
+            try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, graphConfiguration, actions: actions, drop: drop)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration, actions: actions)
+            try serve(NotifyingSource(try EvdevLiveSource(paths: [], grab: false), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, graphConfiguration, actions: actions, drop: drop)
         }
     }
 
-    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration) throws {
+    func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration, drop: PrivilegeDrop?) throws {
         var source = source
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path)
+            server = try EventSocketServer(path: path, options: try socketOptions())
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
@@ -131,6 +142,8 @@ struct Daemon: ParsableCommand {
         // done yet: docs/live.md).
         if let config { session.reloadConfiguration = { try Daemon.loadConfiguration(config).graph } }
         try session.start(&source)
+        try drop?.apply()
+        source.ready()
         try session.run(&source)
     }
 }

@@ -1,0 +1,105 @@
+#!/bin/sh
+# Installs touchline, its systemd unit, its udev rule and an example daemon config
+# (packaging/README.md). Never overwrites an existing /etc/touchline/daemon.toml.
+#
+#   scripts/install.sh [--prefix /usr/local] [--destdir DIR] [--binary PATH] [--uninstall]
+#
+# --destdir DIR   install under DIR (packaging, tests): no user is created, no systemctl/udevadm run
+# --binary PATH   install this binary instead of building one (`swift build -c release`)
+# --uninstall     remove what this script installs; /etc/touchline/daemon.toml stays
+set -eu
+
+prefix=/usr/local
+destdir=
+binary=
+uninstall=0
+usage() { echo "usage: $0 [--prefix DIR] [--destdir DIR] [--binary PATH] [--uninstall]" >&2; exit 64; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
+        --prefix=*) prefix=${1#*=}; shift ;;
+        --destdir) [ $# -ge 2 ] || usage; destdir=$2; shift 2 ;;
+        --destdir=*) destdir=${1#*=}; shift ;;
+        --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
+        --binary=*) binary=${1#*=}; shift ;;
+        --uninstall) uninstall=1; shift ;;
+        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        *) echo "$0: unknown argument: $1" >&2; usage ;;
+    esac
+done
+case "$prefix" in /*) ;; *) echo "$0: --prefix must be absolute, found $prefix" >&2; exit 64 ;; esac
+prefix=${prefix%/}
+destdir=${destdir%/}
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bindir=$prefix/bin
+docdir=$prefix/share/doc/touchline
+# systemd and udev read /usr/lib (and /usr/local/lib/systemd/system); udev has no /usr/local.
+case "$prefix" in
+    /usr) unitdir=/usr/lib/systemd/system; rulesdir=/usr/lib/udev/rules.d ;;
+    /usr/local) unitdir=/usr/local/lib/systemd/system; rulesdir=/etc/udev/rules.d ;;
+    *) unitdir=/etc/systemd/system; rulesdir=/etc/udev/rules.d ;;
+esac
+confdir=/etc/touchline
+live=0
+[ -z "$destdir" ] && [ "$(id -u)" = 0 ] && live=1
+
+if [ "$uninstall" = 1 ]; then
+    if [ "$live" = 1 ] && command -v systemctl >/dev/null 2>&1; then
+        systemctl disable --now touchline.service 2>/dev/null || true
+    fi
+    rm -f "$destdir$bindir/touchline" "$destdir$unitdir/touchline.service" \
+        "$destdir$rulesdir/70-touchline.rules" "$destdir$confdir/daemon.toml.example" \
+        "$destdir$confdir/example-config.toml" "$destdir$docdir/README.md" \
+        "$destdir$docdir/packaging.md" "$destdir$docdir/live.md"
+    rmdir "$destdir$docdir" 2>/dev/null || true
+    if [ -f "$destdir$confdir/daemon.toml" ]; then
+        echo "kept $destdir$confdir/daemon.toml (yours); remove it and $confdir by hand if you want"
+    else
+        rmdir "$destdir$confdir" 2>/dev/null || true
+    fi
+    if [ "$live" = 1 ]; then
+        command -v systemctl >/dev/null 2>&1 && systemctl daemon-reload || true
+        command -v udevadm >/dev/null 2>&1 && udevadm control --reload || true
+        echo "the user and group touchline stay (userdel touchline to remove them)"
+    fi
+    echo "touchline uninstalled from ${destdir:-/}"
+    exit 0
+fi
+
+if [ -z "$binary" ]; then
+    (cd "$root" && swift build -c release --product touchline)
+    binary=$root/.build/release/touchline
+fi
+[ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
+
+install -d "$destdir$bindir" "$destdir$unitdir" "$destdir$rulesdir" "$destdir$confdir" "$destdir$docdir"
+install -m 0755 "$binary" "$destdir$bindir/touchline"
+sed "s#/usr/local/bin/touchline#$bindir/touchline#; s#/usr/local/share/doc/touchline#$docdir#" \
+    "$root/packaging/touchline.service" > "$destdir$unitdir/touchline.service"
+chmod 0644 "$destdir$unitdir/touchline.service"
+install -m 0644 "$root/packaging/70-touchline.rules" "$destdir$rulesdir/70-touchline.rules"
+install -m 0644 "$root/packaging/daemon.toml" "$destdir$confdir/daemon.toml.example"
+install -m 0644 "$root/docs/example-config.toml" "$destdir$confdir/example-config.toml"
+if [ -e "$destdir$confdir/daemon.toml" ]; then
+    echo "kept $destdir$confdir/daemon.toml; the new example is $confdir/daemon.toml.example"
+else
+    install -m 0644 "$root/packaging/daemon.toml" "$destdir$confdir/daemon.toml"
+fi
+install -m 0644 "$root/README.md" "$destdir$docdir/README.md"
+install -m 0644 "$root/packaging/README.md" "$destdir$docdir/packaging.md"
+install -m 0644 "$root/docs/live.md" "$destdir$docdir/live.md"
+
+if [ "$live" = 1 ]; then
+    if ! getent passwd touchline >/dev/null; then
+        useradd --system --user-group --no-create-home --home-dir /nonexistent \
+            --shell /usr/sbin/nologin --comment "touchline gesture daemon" touchline
+        echo "created the system user touchline"
+    fi
+    command -v udevadm >/dev/null 2>&1 && { udevadm control --reload; udevadm trigger --subsystem-match=input --action=change; } || true
+    command -v systemctl >/dev/null 2>&1 && systemctl daemon-reload || true
+    echo "installed. Start it with: systemctl enable --now touchline"
+else
+    echo "installed into ${destdir:-/}. On the target: useradd --system --user-group touchline;"
+    echo "udevadm control --reload; systemctl daemon-reload; systemctl enable --now touchline"
+fi

@@ -35,6 +35,8 @@ extension LiveSession {
     mutating func applyClientTargets() throws {
         guard output == .gestures, let clientTargets else { return }
         let generation = clientTargets.generation
+        // Called on every wake: nothing to do is found without allocating.
+        guard drivers.keys.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
         for index in drivers.keys.sorted() where (clientGenerations[index] ?? 0) != generation {
             guard let driver = drivers[index], driver.graph.isIdle, let assembler = assemblers[index] else { continue }
             var fresh: ReplayDriver

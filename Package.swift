@@ -7,7 +7,8 @@
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
 //   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
 //     ← TouchlineLive (the live session: sources, virtual or real clock, sinks, the event socket;
-//       no unsafe code; Foundation only for JSONSerialization of the socket's client messages)
+//       no unsafe code; Foundation only for JSONSerialization of the socket's client messages;
+//       ← TouchlineConfig: a registered target's JSON becomes the tables the config reader reads)
 //   touchline (the executable: parses, validates, wires, runs)
 import PackageDescription
 
@@ -46,7 +47,7 @@ let package = Package(
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
         .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "CLibevdev", "CLibinput"]),
-        .target(name: "TouchlineLive", dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput"]),
+        .target(name: "TouchlineLive", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineInput"]),
         .executableTarget(
             name: "touchline",
             dependencies: [

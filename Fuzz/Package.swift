@@ -30,7 +30,7 @@ let package = Package(
         fuzzTarget("FuzzConfig", ["TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzReplay", ["TouchlineTrace", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzGraphConfig", ["TouchlineTesting", "TouchlineGestures", "TouchlineCore"]),
-        fuzzTarget("FuzzSocketMessage", ["TouchlineLive"]),
+        fuzzTarget("FuzzSocketMessage", ["TouchlineLive", "TouchlineGestures", "TouchlineCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

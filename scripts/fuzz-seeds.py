@@ -143,6 +143,14 @@ def main():
         b'{"subscribe": {"devices": [true, 1.5, -1, 1e400]}}', b'{"subscribe": {"targets": ["\\u00e9\\ud800"]}}',
         b'{"register": {"name": "zone", "rect": [0, 0, 0.5, 0.5], "units": "normalized", "z": 10, '
         b'"recognizers": [{"kind": "tap"}, {"kind": "spring"}]}}',
+        b'{"register": {"name": "b", "rect": [10, 20, 30.5, 40], "units": "mm", "z": -3, "devices": [0, 2], '
+        b'"recognizers": [{"kind": "tap", "name": "double", "taps": 2, "maxDuration": "250ms", "slop": "0.5cm", '
+        b'"eager": true}, {"kind": "longPress", "minimumDuration": 0.8e3, "requiresFailureOf": "double"}, '
+        b'{"kind": "pan", "simultaneousWith": ["double"]}, {"kind": "pinch", "fingers": 2}]}}',
+        b'{"register": {"name": "zone", "rect": [0, 0, 2, 1], "units": "normalized", "recognizers": [{"kind": "tap", '
+        b'"taps": 99, "maxDuration": "fast", "target": "surface", "eager": null, "x": [[[[[[[[[1]]]]]]]]]}]}}',
+        b'{"register": {"name": "surface", "rect": [0, 0, 1], "recognizers": []}}', b'{"register": "zone"}',
+        b'{"unregister": "zone"}', b'{"unregister": 3}',
         b'{"subscribe": ["tap"], "x": 1}', b'{"listen": null}', b'[1, 2]', b'"subscribe"', b'{"subscribe": "tap"',
         b'[' * 600 + b']' * 600, b'{"subscribe": [' + b'"tap", ' * 300 + b'"tap"]}', b'\xff\x00{}',
     ]

@@ -129,6 +129,12 @@ public struct TOMLEntry: Hashable, Sendable {
     /// Where the key is first written (for a table made by a header, in the header).
     public var keyPosition: TOMLPosition
     public var value: TOMLValue
+
+    public init(key: String, keyPosition: TOMLPosition, value: TOMLValue) {
+        self.key = key
+        self.keyPosition = keyPosition
+        self.value = value
+    }
 }
 
 /// A table's entries in the order of their first appearance, with lookup by key.
@@ -137,6 +143,11 @@ public struct TOMLTable: Hashable, Sendable {
     private var index: [String: Int] = [:]
 
     public init() {}
+
+    /// A table built from another notation (the event socket's JSON objects, whose keys are distinct).
+    public init(entries: [TOMLEntry]) {
+        for entry in entries { append(entry) }
+    }
 
     public subscript(key: String) -> TOMLEntry? {
         guard let k = index[key] else { return nil }

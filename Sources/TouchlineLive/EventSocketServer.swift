@@ -52,6 +52,9 @@ public final class EventSocketServer {
     var gestureNames: [GestureKind: String] = [:]
     var targetNames: [GestureName: String] = [:]
     var isOpen = true
+    /// What clients registered (`{"register": …}`); the session merges them into its graphs
+    /// (LiveSession.clientTargets).
+    public let clientTargets = ClientTargets()
 
     /// `$XDG_RUNTIME_DIR/touchline.sock` when that is set to an absolute path (the XDG spec
     /// says to ignore a relative one), else `/run/touchline.sock`.
@@ -274,9 +277,36 @@ public final class EventSocketServer {
             reply.endArray()
             reply.endObject()
             reply.bytes.append(contentsOf: "}}".utf8)
-        case .success(.register):
+        case .success(.register(let request)):
+            switch clientTargets.register(request, owner: client.token) {
+            case .success:
+                // {"ok":{"registered":NAME,"recognizers":[…]}}: the names its events carry.
+                reply.bytes.append(contentsOf: #"{"ok":"#.utf8)
+                reply.beginObject()
+                reply.field("registered", request.name)
+                reply.beginArray("recognizers")
+                for recognizer in request.spec.recognizers { reply.element(recognizer.name) }
+                reply.endArray()
+                reply.beginArray("devices")
+                for device in request.devices.sorted() { reply.element(Double(device), decimals: 0) }
+                reply.endArray()
+                reply.endObject()
+                reply.bytes.append(contentsOf: "}".utf8)
+            case .failure(let error):
+                reply.beginObject()
+                reply.field("error", error.message)
+                reply.endObject()
+            }
+        case .success(.unregister(let name)):
             reply.beginObject()
-            reply.field("error", "register is not supported yet (client targets are planned); subscribe works")
+            if clientTargets.unregister(name, owner: client.token) {
+                reply.bytes.append(contentsOf: #""ok":"#.utf8)
+                reply.beginObject()
+                reply.field("unregistered", name)
+                reply.endObject()
+            } else {
+                reply.field("error", "unregister: this connection registered no target named \(ClientMessageParser.quoted(name))")
+            }
             reply.endObject()
         case .failure(let error):
             reply.beginObject()
@@ -303,6 +333,7 @@ public final class EventSocketServer {
         while i < clients.count {
             let client = clients[i]
             if client.closed {
+                clientTargets.removeAll(owner: client.token)
                 readiness.remove(client.fd)
                 UnixSocket.close(client.fd)
                 clients.remove(at: i)

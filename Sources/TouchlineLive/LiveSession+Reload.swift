@@ -26,7 +26,7 @@ extension LiveSession {
         for index in drivers.keys {
             guard let assembler = assemblers[index] else { continue }
             do {
-                var driver = try ReplayDriver(configuration: configuration, surface: assembler.geometry.size)
+                var driver = try ReplayDriver(configuration: self.configuration(configuration, device: index), surface: assembler.geometry.size)
                 driver.graph.device = index
                 driver.graph.explain = explain
                 fresh[index] = driver

@@ -33,7 +33,16 @@ public struct LiveSession {
     let options: FrameAssembler.Options
     /// Times relative to the first event, as `touchline record` and libinput record write them.
     public var relativeTime = false
-    public var graphConfiguration = GraphConfiguration.default
+    public var graphConfiguration = GraphConfiguration.default {
+        didSet { clientTargets?.base = graphConfiguration }
+    }
+    /// Targets clients registered on the event socket, merged into the graphs
+    /// (LiveSession+Clients.swift); nil: none.
+    public var clientTargets: ClientTargets? {
+        didSet { clientTargets?.base = graphConfiguration }
+    }
+    /// Per output index, the `clientTargets.generation` its graph was built with.
+    var clientGenerations: [Int: Int] = [:]
     /// The configuration's file, for messages.
     public var configPath: String?
     /// SIGHUP's new configuration (the daemon reads `--config` again); a thrown error is
@@ -71,6 +80,7 @@ public struct LiveSession {
     /// Runs until a stop (gestures in flight end as cancelled) or the end of the input.
     public mutating func run(_ source: inout some LiveSource) throws {
         while true {
+            try applyClientTargets()
             let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }
             switch wake {
             case .input:
@@ -116,7 +126,7 @@ public struct LiveSession {
         assemblers[index] = assembler
         var driver: ReplayDriver
         do {
-            driver = try ReplayDriver(configuration: graphConfiguration, surface: assembler.geometry.size)
+            driver = try ReplayDriver(configuration: configuration(graphConfiguration, device: index), surface: assembler.geometry.size)
         } catch {
             // GraphConfiguration.parse has already rejected an invalid file with its line:
             // this is a second line of defence.

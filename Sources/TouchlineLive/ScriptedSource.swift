@@ -12,6 +12,8 @@ public struct ScriptedSource: LiveSource {
         case remove(device: Int)
         case hangup
         case stop
+        /// Something outside the devices happens (a client's message on the socket).
+        case perform(() throws -> Void)
     }
 
     public let clock: VirtualClock
@@ -43,6 +45,10 @@ public struct ScriptedSource: LiveSource {
 
     /// SIGHUP at `time`.
     public mutating func hangup(at time: Timestamp) { steps.append((time, .hangup)) }
+
+    /// Runs `body` at `time`, as the loop services the socket between frames (a client
+    /// registers a target, or disconnects).
+    public mutating func perform(at time: Timestamp, _ body: @escaping () throws -> Void) { steps.append((time, .perform(body))) }
 
     /// SIGTERM at `time`.
     public mutating func stop(at time: Timestamp) { steps.append((time, .stop)) }
@@ -81,6 +87,8 @@ public struct ScriptedSource: LiveSource {
             return .hangup
         case .stop:
             return .stop
+        case .perform(let body):
+            try body()
         }
         return .input
     }

@@ -26,8 +26,10 @@ public struct SubscriptionFilter: Sendable, Equatable {
 
 public enum ClientMessage: Sendable, Equatable {
     case subscribe(SubscriptionFilter)
-    /// `{"register": …}`: a client target (not supported yet; the server replies so).
-    case register
+    /// `{"register": …}`: a target of the client's own, with its recognizers.
+    case register(ClientTargetRequest)
+    /// `{"unregister": "name"}`: removes a target the client registered.
+    case unregister(String)
 }
 
 /// What was wrong with a message, as the `error` reply says it.
@@ -64,12 +66,13 @@ public enum ClientMessageParser {
         }
         guard object.count == 1, let entry = object.first else {
             let keys = object.keys.sorted().map { quoted($0) }.joined(separator: ", ")
-            return .failure(ClientMessageError("expected one key per message (\"subscribe\" or \"register\"), found \(object.count)\(keys.isEmpty ? "" : ": " + keys)"))
+            return .failure(ClientMessageError("expected one key per message (\"subscribe\", \"register\" or \"unregister\"), found \(object.count)\(keys.isEmpty ? "" : ": " + keys)"))
         }
         switch entry.key {
         case "subscribe": return subscription(entry.value, gestures: known).map(ClientMessage.subscribe)
-        case "register": return .success(.register)
-        default: return .failure(ClientMessageError("unknown message \(quoted(entry.key)); expected \"subscribe\" or \"register\""))
+        case "register": return register(entry.value).map(ClientMessage.register)
+        case "unregister": return unregister(entry.value).map(ClientMessage.unregister)
+        default: return .failure(ClientMessageError("unknown message \(quoted(entry.key)); expected \"subscribe\", \"register\" or \"unregister\""))
         }
     }
 

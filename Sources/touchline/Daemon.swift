@@ -137,6 +137,7 @@ struct Daemon: ParsableCommand {
         defer { sink.actions?.finish() }
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
         session.graphConfiguration = configuration
+        session.clientTargets = server.clientTargets
         session.configPath = config
         // SIGHUP reloads the graph; the actions read at start-up stay (their reload is not
         // done yet: docs/live.md).

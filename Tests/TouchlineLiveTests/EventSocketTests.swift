@@ -160,15 +160,15 @@ func field(_ line: String, _ key: String) -> Any? {
         let cases: [(String, String)] = [
             ("{\"subscribe\": [\"tap\"", "not JSON"),
             ("[1, 2]", "expected a JSON object such as {\"subscribe\": [\"tap\"]}, found a list"),
-            ("{\"subscribe\": [\"tap\"], \"x\": 1}", "expected one key per message (\"subscribe\" or \"register\"), found 2: \"subscribe\", \"x\""),
-            ("{\"listen\": []}", "unknown message \"listen\"; expected \"subscribe\" or \"register\""),
+            ("{\"subscribe\": [\"tap\"], \"x\": 1}", "expected one key per message (\"subscribe\", \"register\" or \"unregister\"), found 2: \"subscribe\", \"x\""),
+            ("{\"listen\": []}", "unknown message \"listen\"; expected \"subscribe\", \"register\" or \"unregister\""),
             ("{\"subscribe\": \"tap\"}", "subscribe: expected a list of gesture names or an object with \"gestures\", \"targets\", \"devices\", found the string \"tap\""),
             ("{\"subscribe\": [\"tapp\"]}", "subscribe[0]: unknown gesture \"tapp\"; expected one of "),
             ("{\"subscribe\": [1]}", "subscribe[0]: expected a name (a string), found the number 1"),
             ("{\"subscribe\": {\"gestures\": [\"tap\"], \"fingers\": 2}}", "subscribe: unknown key \"fingers\"; expected \"gestures\", \"targets\" or \"devices\""),
             ("{\"subscribe\": {\"devices\": [true]}}", "subscribe.devices[0]: expected a device number (0, 1, …, as events' \"device\"), found true"),
             ("{\"subscribe\": {\"devices\": [1.5]}}", "subscribe.devices[0]: expected a device number (0, 1, …, as events' \"device\"), found the number 1.5"),
-            ("{\"register\": {\"name\": \"zone\"}}", "register is not supported yet"),
+            ("{\"register\": {\"name\": \"zone\"}}", "register: no \"recognizers\""),
             ("\u{FF}\u{00}garbage", "not JSON"),
         ]
         for (message, expected) in cases {

@@ -1,0 +1,58 @@
+// Registered targets (docs/live.md#registered-targets) in the session's graphs. A graph holds
+// the configuration's targets and the registered ones; when a registration or a removal
+// changes them, each device's graph is rebuilt, but only once that graph is idle (no contact
+// down, no arena open, no deadline pending): a rebuild drops a graph's state, and a gesture in
+// flight on any target of that device (a pan, or a tap waiting out its double-tap window) must
+// end as it would have. Until then the device runs the graph it had: a target registered while
+// fingers are down takes effect at their lift.
+import TouchlineCore
+import TouchlineGestures
+
+extension LiveSession {
+    /// The configuration a device's graph is built from: `base` with the registered targets
+    /// that join this device. The one place where a device's graph configuration is computed.
+    /// A merge the graph refuses (a reloaded configuration that now clashes) is reported and
+    /// the device runs `base` alone.
+    func configuration(_ base: GraphConfiguration, device index: Int) -> GraphConfiguration {
+        guard let clientTargets, !clientTargets.entries.isEmpty else { return base }
+        let specs = clientTargets.specs(forDevice: index)
+        if specs.isEmpty { return base }
+        // A configuration target of the same name wins; the client's is left out.
+        let taken = Set(base.targets.map(\.name))
+        let merged = base.adding(specs.filter { !taken.contains($0.target.name) })
+        do {
+            try merged.validate()
+            return merged
+        } catch {
+            sink.warn("device \(index): registered targets left out: \(error.message)")
+            return base
+        }
+    }
+
+    /// Rebuilds the graph of every idle device whose registered targets changed since it was
+    /// built. Called before each wait: after the frame that lifted the last finger, after the
+    /// deadline that closed a gesture, after a client's message.
+    mutating func applyClientTargets() throws {
+        guard output == .gestures, let clientTargets else { return }
+        let generation = clientTargets.generation
+        // Called on every wake: nothing to do is found without allocating.
+        guard drivers.keys.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
+        for index in drivers.keys.sorted() where (clientGenerations[index] ?? 0) != generation {
+            guard let driver = drivers[index], driver.graph.isIdle, let assembler = assemblers[index] else { continue }
+            var fresh: ReplayDriver
+            do {
+                fresh = try ReplayDriver(configuration: configuration(graphConfiguration, device: index), surface: assembler.geometry.size)
+            } catch {
+                sink.warn("device \(index): registered targets not applied: \(error.message)")
+                clientGenerations[index] = generation
+                continue
+            }
+            fresh.graph.device = index
+            fresh.graph.explain = explain
+            // Idle: finishing the old graph emits nothing, but it is how a graph ends.
+            try withDriver(index) { driver, emit in driver.finish(emit: emit) }
+            drivers[index] = fresh
+            clientGenerations[index] = generation
+        }
+    }
+}

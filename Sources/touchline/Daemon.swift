@@ -44,11 +44,14 @@ struct Daemon: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup var format: FormatOptions
+
     var tracePath: String? {
         source.hasPrefix("trace:") ? String(source.dropFirst("trace:".count)) : nil
     }
 
     func validate() throws {
+        if format.isText && !stdout { throw ValidationError("--format text applies to --stdout (the socket always carries JSON Lines)") }
         if source != "evdev" && tracePath == nil {
             throw ValidationError("--source: expected evdev or trace:FILE, found \"\(source)\"")
         }
@@ -116,7 +119,7 @@ struct Daemon: ParsableCommand {
         }
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
-        let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
+        let sink = SocketSink(server: server, copy: stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil)
         if !actions.actions.isEmpty {
             let runner = try ActionRunner(actions, warn: { sink.warn($0) })
             try source.watch(runner.fileDescriptor) { runner.service() }

@@ -52,7 +52,9 @@ public struct TextEventWriter: Sendable {
         let phaseStart = bytes.count
         event.phase.name.withUTF8Buffer { bytes.append(contentsOf: $0) }
         endPhase(phaseStart, event.phase)
-        restColumns(fingers: event.fingers) { $0.appendName(event.target.interned) }
+        let targetStart = fingersColumn(event.fingers)
+        appendName(event.target.interned)
+        endTarget(targetStart)
         event.detail.forEachField { key, value in
             beginField(key)
             switch value {
@@ -89,12 +91,14 @@ public struct TextEventWriter: Sendable {
         let phaseStart = bytes.count
         appendText(phase.utf8)
         endPhase(phaseStart, known)
-        restColumns(fingers: fingers) { $0.appendText(target.utf8) }
+        let targetStart = fingersColumn(fingers)
+        appendText(target.utf8)
+        endTarget(targetStart)
     }
 
     /// ` key=value`, the value as written (a JSON string's content, a number's digits).
     public mutating func field(_ key: String, _ value: String) {
-        bytes.append(UInt8(ascii: " "))
+        flushPad()
         appendText(key.utf8)
         bytes.append(UInt8(ascii: "="))
         appendText(value.utf8)
@@ -104,12 +108,20 @@ public struct TextEventWriter: Sendable {
     public mutating func endLine() {
         if color && dimmed { appendEscape("0") }
         dimmed = false
+        pendingPad = 0
         bytes.append(UInt8(ascii: "\n"))
     }
 
     // MARK: Columns
 
     var dimmed = false
+    /// Spaces owed after the target column, written before the first value.
+    var pendingPad = 0
+
+    mutating func flushPad() {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: pendingPad + 1))
+        pendingPad = 0
+    }
 
     mutating func beginColumns(time: Timestamp, device: Int, phase: GesturePhase?, dim: Bool) {
         dimmed = dim
@@ -125,13 +137,14 @@ public struct TextEventWriter: Sendable {
         let deviceStart = bytes.count
         appendFixed(Int64(device), decimals: 0, to: &bytes)
         padLeft(deviceStart, to: Self.deviceWidth)
-        bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")])
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(UInt8(ascii: " "))
     }
 
     mutating func endGesture(_ start: Int, bold: Bool) {
         let width = columns(from: start)
         if color && bold && !dimmed {
-            bytes.insert(contentsOf: escapeBytes("1"), at: start)
+            insertEscape("1", at: start)
             appendEscape("0")
         }
         pad(width, to: Self.gestureWidth)
@@ -140,25 +153,30 @@ public struct TextEventWriter: Sendable {
     mutating func endPhase(_ start: Int, _ phase: GesturePhase?) {
         let width = columns(from: start)
         if color && !dimmed, let code = Self.colour(phase) {
-            bytes.insert(contentsOf: escapeBytes(code), at: start)
+            insertEscape(code, at: start)
             appendEscape("0")
         }
         pad(width, to: Self.phaseWidth)
     }
 
-    mutating func restColumns(fingers: Int, target: (inout TextEventWriter) -> Void) {
+    /// The fingers column; returns where the target's begins.
+    mutating func fingersColumn(_ fingers: Int) -> Int {
         let start = bytes.count
         appendFixed(Int64(fingers), decimals: 0, to: &bytes)
         padLeft(start, to: Self.fingersWidth)
-        bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: " ")])
-        let targetStart = bytes.count
-        target(&self)
-        // The last fixed column: padded only so that the values line up, no trailing blanks.
-        pad(columns(from: targetStart), to: Self.targetWidth - 1)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(UInt8(ascii: " "))
+        return bytes.count
+    }
+
+    mutating func endTarget(_ targetStart: Int) {
+        // The last fixed column: padded when a value follows, so that the values line up and a
+        // row without values has no trailing blanks.
+        pendingPad = max(0, Self.targetWidth - columns(from: targetStart))
     }
 
     mutating func beginField(_ key: StaticString) {
-        bytes.append(UInt8(ascii: " "))
+        flushPad()
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "="))
     }
@@ -214,23 +232,39 @@ public struct TextEventWriter: Sendable {
     /// Spaces before the number written from `start`, to right-align it.
     mutating func padLeft(_ start: Int, to column: Int) {
         let width = bytes.count - start
-        if width < column { bytes.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: column - width), at: start) }
+        guard width < column else { return }
+        for _ in width..<column { bytes.append(UInt8(ascii: " ")) }
+        moveTailToFront(from: start, tail: column - width)
     }
 
-    func escapeBytes(_ code: StaticString) -> EscapeBytes { EscapeBytes(code: code) }
-
-    mutating func appendEscape(_ code: StaticString) { bytes.append(contentsOf: escapeBytes(code)) }
-
-    /// `ESC [ code m`, as a collection so that it is inserted without an array of its own.
-    struct EscapeBytes: RandomAccessCollection {
-        let code: StaticString
-        var startIndex: Int { 0 }
-        var endIndex: Int { code.utf8CodeUnitCount + 3 }
-        subscript(i: Int) -> UInt8 {
-            if i == 0 { return 0x1b }
-            if i == 1 { return UInt8(ascii: "[") }
-            if i == endIndex - 1 { return UInt8(ascii: "m") }
-            return code.utf8Start[i - 2]
+    /// The last `tail` bytes moved to `start`, the bytes between after them, in place (three
+    /// reversals): `insert(contentsOf:at:)` made an array per call.
+    mutating func moveTailToFront(from start: Int, tail: Int) {
+        func reverse(_ a: Int, _ b: Int) {
+            var i = a, j = b - 1
+            while i < j {
+                bytes.swapAt(i, j)
+                i += 1
+                j -= 1
+            }
         }
+        let end = bytes.count
+        reverse(start, end - tail)
+        reverse(end - tail, end)
+        reverse(start, end)
+    }
+
+    mutating func insertEscape(_ code: StaticString, at start: Int) {
+        let before = bytes.count
+        appendEscape(code)
+        moveTailToFront(from: start, tail: bytes.count - before)
+    }
+
+    /// `ESC [ code m`.
+    mutating func appendEscape(_ code: StaticString) {
+        bytes.append(0x1b)
+        bytes.append(UInt8(ascii: "["))
+        code.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "m"))
     }
 }

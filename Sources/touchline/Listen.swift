@@ -12,7 +12,7 @@ import Glibc
 
 struct Listen: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the gesture events the daemon publishes on its socket (JSON Lines).",
+        abstract: "Print the gesture events the daemon publishes on its socket (JSON Lines, or text rows with --format text).",
         discussion: """
             Connects to the daemon's socket, subscribes (every gesture, or those named with \
             --subscribe) and prints each event line until the daemon closes the connection \

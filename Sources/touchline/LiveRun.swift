@@ -24,7 +24,7 @@ enum LiveOutput: String, ExpressibleByArgument, CaseIterable {
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Recognize gestures on live devices; JSON Lines on standard output.",
+        abstract: "Recognize gestures on live devices; JSON Lines (or --format text) on standard output.",
         discussion: """
             Without DEVICE arguments, uses every touchscreen (see `touchline devices`); with the \
             libinput backend, follows the udev seat (hotplug). With explicit devices, exits when \

@@ -4,7 +4,7 @@ import TouchlineGestures
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Recognize gestures in a recorded trace and print them as JSON Lines.",
+        abstract: "Recognize gestures in a recorded trace and print them as JSON Lines (or text rows with --format text).",
         discussion: """
             Prints one event per line (schema v1, docs/events.md). Deadlines (long press, \
             multi-tap) fire at their own time between frames, so the output equals a live run \

@@ -38,6 +38,11 @@ public struct InternedString: BitwiseCopyable, Hashable, CustomStringConvertible
     /// Appends the JSON form to `bytes`.
     @inlinable func appendJSON(to bytes: inout [UInt8]) { bytes.append(contentsOf: jsonBytes) }
 
+    /// Appends the UTF-8 bytes (unquoted) to `bytes`: the text writer's names, with no String made.
+    @inlinable public func appendUTF8(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: entry + InternedString.header, count: utf8Count))
+    }
+
     public static func == (a: InternedString, b: InternedString) -> Bool { a.entry == b.entry }
     public func hash(into hasher: inout Hasher) { hasher.combine(entry) }
 

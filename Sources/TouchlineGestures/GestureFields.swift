@@ -2,7 +2,7 @@ import TouchlineCore
 
 // A gesture's own event fields (after the common keys) are declared by its kind, in its file:
 // a small value type conforming to `GestureFields` that says, field by field, what its JSON
-// holds. The writers (JSON here, text and plots later) render the fields they are given, so a
+// holds. The writers (JSON here, text in TextEventWriter) render the fields they are given, so a
 // new kind's events need no change anywhere else (docs/gestures.md#adding-a-recognizer-kind).
 
 /// A kind's event fields.

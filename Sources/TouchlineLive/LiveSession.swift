@@ -60,6 +60,8 @@ public struct LiveSession {
     var assemblers: [Int: FrameAssembler] = [:]
     var drivers: [Int: ReplayDriver] = [:]
     var nextIndex = 0
+    /// The source's numbers are the output's (LiveSource.numbersDevices).
+    var sourceNumbersDevices = false
     /// The first event's time: the origin of relative times.
     var origin: Timestamp?
 
@@ -74,6 +76,7 @@ public struct LiveSession {
 
     /// Opens the source's devices (call before signalling readiness).
     public mutating func start(_ source: inout some LiveSource) throws {
+        sourceNumbersDevices = source.numbersDevices
         try source.start { try self.take($0) }
     }
 
@@ -106,7 +109,7 @@ public struct LiveSession {
             guard let device = devices[id] else { return }
             try handle(event, device: device)
         case .added(let id, let path, let description):
-            devices[id] = try open(path: path, description: description)
+            devices[id] = try open(path: path, description: description, number: id)
         case .removed(let id, let time):
             guard let device = devices.removeValue(forKey: id) else { return }
             try removed(device, at: time)
@@ -118,9 +121,11 @@ public struct LiveSession {
     // MARK: Per-device processing
 
     /// A device starts: its assembler, its graph, and its output index.
-    mutating func open(path: String, description: DeviceDescription) throws -> Device {
-        let index = nextIndex
-        nextIndex += 1
+    mutating func open(path: String, description: DeviceDescription, number: Int) throws -> Device {
+        // A source's own number when it has the output's (a trace's index: device 1 of a
+        // recording is device 1 however late it sends); else the next, in opening order.
+        let index = sourceNumbersDevices && number >= 0 && assemblers[number] == nil ? number : nextIndex
+        nextIndex = max(nextIndex, index) + 1
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
         assemblers[index] = assembler

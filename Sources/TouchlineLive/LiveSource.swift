@@ -7,7 +7,8 @@ import TouchlineCore
 /// What a source hands the session, in the order it happened.
 public enum SourceEvent {
     /// A device was opened: `device` is the source's own number for it, used by the events
-    /// that follow (the session numbers devices in the output itself, in opening order).
+    /// that follow (the session numbers devices in the output itself, in opening order, unless
+    /// the source `numbersDevices`).
     case added(device: Int, path: String, description: DeviceDescription)
     /// One raw evdev event from a device that was added and not removed.
     case input(device: Int, InputEvent)
@@ -41,6 +42,14 @@ public protocol LiveSource {
     /// Blocks until input, `deadline` (nil: none pending, never wake for time) or a signal;
     /// delivers what it read, in order, then says why it woke.
     mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake
+    /// Whether the source's device numbers are the output's: a trace's, which `touchline
+    /// replay` prints, so that `daemon --source trace:` numbers the devices as replay does
+    /// whichever sends first. False (the default): the session numbers devices in opening order.
+    var numbersDevices: Bool { get }
+}
+
+extension LiveSource {
+    public var numbersDevices: Bool { false }
 }
 
 /// An error of the session for the user; the executable turns `kind` into its exit status.

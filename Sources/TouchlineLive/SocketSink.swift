@@ -8,12 +8,12 @@ import TouchlineInput
 
 public final class SocketSink: LiveSink {
     public let server: EventSocketServer
-    /// Where a copy of every event goes (JSON Lines), or nil.
-    let copy: JSONLinesSink?
+    /// Where a copy of every event goes (JSON Lines, or text with --format text), or nil.
+    let copy: (any LiveSink)?
     /// The `[[action]]`s every event is matched against, or nil.
     public var actions: ActionRunner?
 
-    public init(server: EventSocketServer, copy: JSONLinesSink? = nil) {
+    public init(server: EventSocketServer, copy: (any LiveSink)? = nil) {
         self.server = server
         self.copy = copy
     }
@@ -34,6 +34,6 @@ public final class SocketSink: LiveSink {
 
     public func warn(_ message: String) {
         // Warnings go to standard error whether or not events are copied to standard output.
-        (copy ?? JSONLinesSink()).warn(message)
+        (copy ?? JSONLinesSink() as any LiveSink).warn(message)
     }
 }

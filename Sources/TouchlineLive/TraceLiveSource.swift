@@ -21,6 +21,8 @@ public struct TraceLiveSource: LiveSource {
     let speed: Double
     let startDelay: Interval
     public let clock: TraceClock
+    /// The trace's device indices, as replay prints them.
+    public var numbersDevices: Bool { true }
     var added: Set<Int> = []
     /// The frame read ahead: its events, up to and including its SYN_REPORT.
     var frame: [(Int, InputEvent)] = []

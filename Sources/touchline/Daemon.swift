@@ -33,7 +33,7 @@ struct Daemon: ParsableCommand {
     @Option(help: ArgumentHelp("Once the devices, the socket and uinput are open, become this user (and group; default: the user's), with the user's supplementary groups. Needs root; an unknown user exits 67.", valueName: "name[:group]"))
     var user: String?
 
-    @Flag(help: "Also write every gesture event to standard output (JSON Lines).")
+        @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
     var stdout = false
 
     @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen, hotplug) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|trace:FILE"))
@@ -50,11 +50,14 @@ struct Daemon: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup var format: FormatOptions
+
     var tracePath: String? {
         source.hasPrefix("trace:") ? String(source.dropFirst("trace:".count)) : nil
     }
 
     func validate() throws {
+        if format.isText && !stdout { throw ValidationError("--format text applies to --stdout (the socket always carries JSON Lines)") }
         if source != "evdev" && tracePath == nil {
             throw ValidationError("--source: expected evdev or trace:FILE, found \"\(source)\"")
         }
@@ -127,7 +130,7 @@ struct Daemon: ParsableCommand {
         }
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
-        let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
+        let sink = SocketSink(server: server, copy: stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil)
         if !actions.actions.isEmpty {
             let runner = try ActionRunner(actions, warn: { sink.warn($0) })
             try source.watch(runner.fileDescriptor) { runner.service() }

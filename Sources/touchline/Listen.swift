@@ -4,6 +4,7 @@
 // nothing already received.
 import ArgumentParser
 import Foundation
+import TouchlineGestures
 import TouchlineLive
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 
 struct Listen: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Print the gesture events the daemon publishes on its socket (JSON Lines).",
+        abstract: "Print the gesture events the daemon publishes on its socket (JSON Lines, or text rows with --format text).",
         discussion: """
             Connects to the daemon's socket, subscribes (every gesture, or those named with \
             --subscribe) and prints each event line until the daemon closes the connection \
@@ -25,6 +26,8 @@ struct Listen: ParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these gestures (names as in the events, e.g. tap pinch). Default: every gesture.", valueName: "gesture"))
     var subscribe: [String] = []
 
+    @OptionGroup var format: FormatOptions
+
     func run() throws {
         try reportingErrors { try listen() }
     }
@@ -37,6 +40,7 @@ struct Listen: ParsableCommand {
         try send(fd, Array(message) + [UInt8(ascii: "\n")], path: path)
 
         var out = OutputStream(fd: 1)
+        var text = TextEventWriter(color: format.colorsStandardOutput)
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var replied = false
@@ -60,7 +64,12 @@ struct Listen: ParsableCommand {
                     }
                     continue
                 }
-                out.write(Array(line) + [UInt8(ascii: "\n")])
+                text.reset()
+                if format.isText && ListenText.row(line, into: &text) {
+                    out.write(text.bytes)
+                } else {
+                    out.write(Array(line) + [UInt8(ascii: "\n")])
+                }
             }
             pending.removeSubrange(..<start)
             out.flush()

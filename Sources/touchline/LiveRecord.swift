@@ -85,8 +85,9 @@ struct Record: ParsableCommand {
             do { try gestureFile.write(gestureLine.bytes) } catch { gestureFailure = error }
         }
         // libinput record lists each device's events after its header: device 0 streams to the
-        // file, the others wait in memory until the end.
-        var later = Array(repeating: [InputEvent](), count: open.count)
+        // file, the others wait until the end, each in a bounded buffer that spills to a
+        // temporary file (EventSpill), so a long recording of several devices does not grow.
+        let later = open.indices.map { _ in EventSpill() }
         var writer = LibinputRecordWriter(devices: descriptions, sink: sink, nodes: devices)
         var origin: Timestamp?
         var live = open.count
@@ -94,14 +95,14 @@ struct Record: ParsableCommand {
         func take(_ index: Int, _ event: InputEvent) throws {
             let first = origin ?? event.time
             origin = first
-            if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { later[index].append(event) }
+            if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { try later[index].append(event) }
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_DROPPED {
                 // A reader of the file discards up to the next SYN_REPORT after a SYN_DROPPED,
                 // as the kernel's documentation says for a raw stream. An empty SYN_REPORT right
                 // after it ends that torn frame, so what follows, libevdev's resync deltas, is
                 // applied on replay as it was live.
                 let report = InputEvent(time: event.time, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)
-                if index == 0 { try writer.write(TraceEvent(device: 0, event: report)) } else { later[index].append(report) }
+                if index == 0 { try writer.write(TraceEvent(device: 0, event: report)) } else { try later[index].append(report) }
             }
             guard frames != nil || gestureFile != nil, assemblers[index].feed(event) else { return }
             var frame = assemblers[index].frame
@@ -125,7 +126,7 @@ struct Record: ParsableCommand {
             while nextHeld < later.count {
                 let index = nextHeld
                 nextHeld += 1
-                for event in later[index] { try writer.write(TraceEvent(device: index, event: event)) }
+                try later[index].forEach { event in try writer.write(TraceEvent(device: index, event: event)) }
             }
             writerFinished = true
             try writer.finish()

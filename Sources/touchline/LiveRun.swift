@@ -24,7 +24,7 @@ enum LiveOutput: String, ExpressibleByArgument, CaseIterable {
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Recognize gestures on live devices; JSON Lines on standard output.",
+        abstract: "Recognize gestures on live devices; JSON Lines (or --format text) on standard output.",
         discussion: """
             Without DEVICE arguments, uses every touchscreen (see `touchline devices`); with the \
             libinput backend, follows the udev seat (hotplug). With explicit devices, exits when \
@@ -63,9 +63,14 @@ struct Run: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    @OptionGroup var format: FormatOptions
+
     func validate() throws {
         if output != .gestures && (explain || config != nil) {
             throw ValidationError("--explain and --config apply to --output gestures only")
+        }
+        if format.isText && output != .gestures {
+            throw ValidationError("--format text prints gesture events; --output \(output.rawValue) is JSON Lines only")
         }
         if backend == .libinput && grab { throw ValidationError("--grab applies to the evdev backend (libinput grabs nothing)") }
     }
@@ -90,7 +95,7 @@ struct Run: ParsableCommand {
         let latencyFile = try latency.map { path throws(SystemError) in try FileOutput(creating: path) }
         var session = LiveSession(
             output: LiveSession.Output(rawValue: output.rawValue) ?? .gestures, options: options,
-            sink: JSONLinesSink(), clock: MonotonicClock())
+            sink: format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink(), clock: MonotonicClock())
         session.relativeTime = relativeTime
         session.graphConfiguration = graphConfiguration
         session.configPath = config

@@ -4,7 +4,7 @@ import TouchlineGestures
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Recognize gestures in a recorded trace and print them as JSON Lines.",
+        abstract: "Recognize gestures in a recorded trace and print them as JSON Lines (or text rows with --format text).",
         discussion: """
             Prints one event per line (schema v1, docs/events.md). Deadlines (long press, \
             multi-tap) fire at their own time between frames, so the output equals a live run \
@@ -24,12 +24,17 @@ struct Replay: ParsableCommand {
     @Flag(help: "Add a line per arena decision: which recognizer won or failed, and why.")
     var explain = false
 
+    @OptionGroup var format: FormatOptions
+
     @Option(help: ArgumentHelp("A graph configuration (TOML: targets, recognizers, relations; docs/config.md). Default: the embedded graph.", valueName: "file.toml"))
     var config: String?
 
     func validate() throws {
         if frames && (explain || config != nil) {
             throw ValidationError("--frames prints frames before recognition; --explain and --config apply to gestures only.")
+        }
+        if frames && format.isText {
+            throw ValidationError("--format text prints gesture events (and --explain's decisions); --frames is JSON Lines only.")
         }
     }
 
@@ -59,7 +64,12 @@ struct Replay: ParsableCommand {
         }
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
-        let emit: (GestureEvent) -> Void = { event in
+        var text = TextEventWriter(color: format.colorsStandardOutput)
+        let emit: (GestureEvent) -> Void = format.isText ? { event in
+            text.reset()
+            text.write(event)
+            out.write(text.bytes)
+        } : { event in
             json.reset()
             event.writeJSON(into: &json)
             json.newline()

@@ -53,10 +53,13 @@ private func circlingFrames(_ n: Int, count: Int) -> [TouchFrame] {
 private struct GraphSteadyRun {
     var driver: ReplayDriver
     var writer = JSONWriter(capacity: 4096)
+    /// `--format text`'s writer instead of the JSON one, when set.
+    var text: TextEventWriter?
     var frames: [TouchFrame]
     var lines = 0
 
-    init(contacts: Int, explain: Bool) throws {
+    init(contacts: Int, explain: Bool, text: Bool = false) throws {
+        if text { self.text = TextEventWriter(color: true, capacity: 4096) }
         frames = circlingFrames(contacts, count: 2100)
         driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
         driver.graph.explain = explain
@@ -65,14 +68,22 @@ private struct GraphSteadyRun {
 
     mutating func feed(_ frame: TouchFrame) {
         var w = writer
+        var t = text
         var n = 0
         writer = JSONWriter(capacity: 0)
+        text = nil
         driver.feed(frame) { event in
-            w.reset()
-            event.writeJSON(into: &w)
+            if t != nil {
+                t!.reset()
+                t!.write(event)
+            } else {
+                w.reset()
+                event.writeJSON(into: &w)
+            }
             n += 1
         }
         writer = w
+        text = t
         lines += n
     }
 
@@ -93,6 +104,10 @@ struct GraphAllocationProbe {
             let count = countHeapObjects { run.measure() }
             print("graph \(contacts) \(count ?? -1) \(run.frames.count - 100) \(run.lines - before)")
         }
+        var text = try GraphSteadyRun(contacts: 2, explain: false, text: true)
+        let before = text.lines
+        let count = countHeapObjects { text.measure() }
+        print("text 2 \(count ?? -1) \(text.frames.count - 100) \(text.lines - before)")
     }
 }
 
@@ -110,9 +125,10 @@ struct GraphAllocationProbe {
         child.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
-        let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("graph ") }.map(String.init)
+        let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("graph ") || $0.hasPrefix("text ") }.map(String.init)
         print(lines.joined(separator: "\n"))
-        #expect(lines.count == 3)
+        // Three JSON runs, and one through `--format text`'s writer (with colours).
+        #expect(lines.count == 4)
         let control = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("control ") }?.split(separator: " ")
         #expect((control.flatMap { Int($0[1]) } ?? 0) >= 1, "the counter must see the control allocation")
         for line in lines {

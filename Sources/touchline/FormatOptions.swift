@@ -1,0 +1,34 @@
+// `--format json|text` and `--color` for the commands that print gesture events (replay, run,
+// listen, daemon --stdout). JSON Lines stay the default and their bytes do not change; text is
+// for a person at a terminal (docs/events.md#text).
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum EventFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, text
+}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+struct FormatOptions: ParsableArguments {
+    @Option(help: "How events are printed: json (JSON Lines, schema v1) or text (one aligned line per event, as libinput debug-events prints).")
+    var format: EventFormat = .json
+
+    @Option(help: "With --format text: colours by phase (auto: only when standard output is a terminal).")
+    var color: ColorChoice = .auto
+
+    var isText: Bool { format == .text }
+
+    /// Whether text on standard output gets colours.
+    var colorsStandardOutput: Bool {
+        switch color {
+        case .always: return true
+        case .never: return false
+        case .auto: return isatty(1) == 1
+        }
+    }
+}

@@ -33,7 +33,7 @@ struct Daemon: ParsableCommand {
     @Option(help: ArgumentHelp("Once the devices, the socket and uinput are open, become this user (and group; default: the user's), with the user's supplementary groups. Needs root; an unknown user exits 67.", valueName: "name[:group]"))
     var user: String?
 
-        @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
+    @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
     var stdout = false
 
     @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen, hotplug) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|trace:FILE"))

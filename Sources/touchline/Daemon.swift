@@ -71,24 +71,8 @@ struct Daemon: ParsableCommand {
         }
     }
 
-    /// The configuration in `path` (the graph and the actions); `--check-config` and SIGHUP
-    /// read it through this too, so actions are checked as the daemon reads them.
-    static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
-        do {
-            return try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
-        } catch let error as ConfigError {
-            throw CLIError.data(error.description)
-        }
-    }
-
     func daemon() throws {
-        var graphConfiguration = GraphConfiguration.default
-        var actions = ActionConfiguration()
-        if let config {
-            let parsed = try Daemon.loadConfiguration(config)
-            graphConfiguration = parsed.graph
-            actions = parsed.actions
-        }
+        let configuration = try config.map { try Daemon.loadConfiguration($0) } ?? DaemonConfiguration()
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
         if let tracePath {
@@ -98,15 +82,15 @@ struct Daemon: ParsableCommand {
                 name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
-            try serve(source, path: path, clock: source.clock, options: options, graphConfiguration, actions: actions)
+            try serve(source, path: path, clock: source.clock, options: options, configuration)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, graphConfiguration, actions: actions)
+            try serve(try EvdevLiveSource(paths: [], grab: false), path: path, clock: MonotonicClock(), options: options, configuration)
         }
     }
 
-    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration) throws {
+    func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration) throws {
         var source = source
         let server: EventSocketServer
         do {
@@ -117,19 +101,16 @@ struct Daemon: ParsableCommand {
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
         let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
-        if !actions.actions.isEmpty {
-            let runner = try ActionRunner(actions, warn: { sink.warn($0) })
+        // With a file, a runner even without actions: SIGHUP may bring some.
+        if config != nil || !configuration.actions.actions.isEmpty {
+            let runner = try ActionRunner(configuration.actions, warn: { sink.warn($0) })
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner
         }
         // Actions still running at the end get SIGTERM, then SIGKILL: none outlives the daemon.
         defer { sink.actions?.finish() }
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
-        session.graphConfiguration = configuration
-        session.configPath = config
-        // SIGHUP reloads the graph; the actions read at start-up stay (their reload is not
-        // done yet: docs/live.md).
-        if let config { session.reloadConfiguration = { try Daemon.loadConfiguration(config).graph } }
+        Daemon.configure(&session, configuration, path: config, runner: sink.actions)
         try session.start(&source)
         try session.run(&source)
     }

@@ -73,6 +73,8 @@ struct ConfigReader {
                 continue
             case "action", "actions":
                 throw fail(entry.value.position, "[[action]] and [actions] are read by `touchline daemon --config` only; this reader takes \(ConfigReader.sections)")
+            case "device", "socket":
+                throw fail(entry.value.position, "[[device]] and [socket] are read by `touchline daemon --config` only; this reader takes \(ConfigReader.sections)")
             default:
                 switch entry.value.kind {
                 case .table:

@@ -130,3 +130,14 @@ import TouchlineGestures
         #expect(error("[socket]\nmode = \"0666\"\n") == "daemon.toml:2:1: unknown [socket] key 'mode'; expected group")
     }
 }
+
+@Suite struct ReplayRefusesDevicesTests {
+    @Test func replayRefusesDeviceSectionsAndSaysWhoReadsThem() {
+        do {
+            _ = try GraphConfiguration.parse(toml: "[[device]]\nmatch.name = \"*\"\nrotation = 90\n", file: "graph.toml")
+            Issue.record("replay's reader accepted [[device]]")
+        } catch {
+            #expect(error.description == "graph.toml:1:1: [[device]] and [socket] are read by `touchline daemon --config` only; this reader takes [defaults], [[target]] or [[recognizer]]")
+        }
+    }
+}

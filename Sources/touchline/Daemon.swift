@@ -17,11 +17,12 @@ struct Daemon: ParsableCommand {
             /run/touchline.sock) and send {"subscribe": []} (or gesture names) to receive events \
             as JSON Lines, as `touchline replay` prints them (docs/live.md). SIGINT/SIGTERM end \
             in-flight gestures as cancelled, remove the socket and exit 0. SIGHUP reads \
-            --config again: if valid, gestures in flight end as cancelled and the new graph runs; \
-            if not, its error goes to stderr and the old graph keeps running.
+            --config again: if valid, gestures in flight end as cancelled and the new graph, \
+            device settings and actions apply; if not, its error goes to stderr and the old \
+            configuration keeps running.
             """)
 
-    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`, plus [[action]] sections (docs/live.md#actions). Default: the embedded graph, no actions.", valueName: "file.toml"))
+    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`, plus [[action]] sections (docs/live.md#actions) and [[device]] sections (rotation, calibration, size, graph, ignore; docs/live.md#devices). Default: the embedded graph, no actions, no device settings.", valueName: "file.toml"))
     var config: String?
 
     @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))

@@ -215,4 +215,17 @@ extension DeviceConfiguration {
     static func read(_ root: TOMLTable, file: String) throws(ConfigError) -> DeviceConfiguration {
         try DeviceReader(source: ConfigSourceMap(file: file)).read(root)
     }
+
+    /// `replay --config`: the graph and `[[device]]` sections (so a trace's rotation,
+    /// calibration and size apply as in the daemon); `[[action]]` and `[socket]` are refused.
+    public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration) {
+        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: ["device"]).configuration
+        let document: TOMLDocument
+        do {
+            document = try TOMLDocument.parse(bytes, file: file)
+        } catch {
+            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
+        }
+        return (graph, try read(document.root, file: file))
+    }
 }

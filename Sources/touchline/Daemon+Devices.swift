@@ -14,18 +14,7 @@ extension Daemon {
     static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
         do {
             var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
-            let directory = (path as NSString).deletingLastPathComponent
-            for i in configuration.devices.devices.indices {
-                guard let graph = configuration.devices.devices[i].graph else { continue }
-                let file = graph.hasPrefix("/") || directory.isEmpty ? graph : directory + "/" + graph
-                let bytes: [UInt8]
-                do {
-                    bytes = try readSmallFile(file)
-                } catch {
-                    throw CLIError.data("\(path):\(configuration.devices.devices[i].line): [[device]] graph \"\(graph)\": \(error)")
-                }
-                configuration.devices.devices[i].graphConfiguration = try GraphConfiguration.parse(bytes: bytes, file: file)
-            }
+            try loadDeviceGraphs(&configuration.devices, config: path)
             return configuration
         } catch let error as ConfigError {
             throw CLIError.data(error.description)
@@ -42,5 +31,26 @@ extension Daemon {
         guard let path else { return }
         session.reloadConfiguration = { try Daemon.loadConfiguration(path) }
         session.reloadActions = { runner?.replace($0) }
+    }
+}
+
+/// Reads each `[[device]]`'s `graph` file (relative to the configuration `config`'s
+/// directory) into its `graphConfiguration` (the daemon and `replay --config`).
+func loadDeviceGraphs(_ devices: inout DeviceConfiguration, config path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    for i in devices.devices.indices {
+        guard let graph = devices.devices[i].graph else { continue }
+        let file = graph.hasPrefix("/") || directory.isEmpty ? graph : directory + "/" + graph
+        let bytes: [UInt8]
+        do {
+            bytes = try readSmallFile(file)
+        } catch {
+            throw CLIError.data("\(path):\(devices.devices[i].line): [[device]] graph \"\(graph)\": \(error)")
+        }
+        do {
+            devices.devices[i].graphConfiguration = try GraphConfiguration.parse(bytes: bytes, file: file)
+        } catch {
+            throw CLIError.data(error.description)
+        }
     }
 }

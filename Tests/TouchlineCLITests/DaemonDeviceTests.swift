@@ -41,8 +41,15 @@ import Glibc
     @Test func rotation90TurnsTheRecordedSwipeLeftIntoASwipeUp() throws {
         let plain = try firstSwipe("")
         #expect(plain.event?.contains("\"direction\":\"left\"") == true, "\(plain)")
-        let turned = try firstSwipe("[[device]]\nmatch.name = \"Touchline Synthetic*\"\nrotation = 90\n")
+        let rotated = "[[device]]\nmatch.name = \"Touchline Synthetic*\"\nrotation = 90\n"
+        let turned = try firstSwipe(rotated)
         #expect(turned.event?.contains("\"direction\":\"up\"") == true, "\(turned)")
+        // replay --config applies the same section to the same trace: the same line.
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let replayed = try touchline("replay", recording, "--config", try dir.write("r.toml", rotated))
+        #expect(replayed.status == 0)
+        #expect(replayed.lines.map(String.init).first { $0.contains("\"gesture\":\"swipe\"") } == turned.event)
         // A section for another device changes nothing.
         let other = try firstSwipe("[[device]]\nmatch.name = \"Atmel*\"\nrotation = 90\n")
         #expect(other.event == plain.event)

@@ -131,8 +131,26 @@ import TouchlineGestures
     }
 }
 
-@Suite struct ReplayRefusesDevicesTests {
-    @Test func replayRefusesDeviceSectionsAndSaysWhoReadsThem() {
+@Suite struct ReplayDeviceConfigTests {
+    /// `replay --config` reads [[device]] (parseForReplay), refuses [socket] and [[action]];
+    /// the graph-only reader refuses all of them.
+    @Test func replayReadsDevicesButNotTheSocketNorActions() throws {
+        let (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: Array("[[device]]\nmatch.name = \"*\"\nrotation = 180\n".utf8), file: "r.toml")
+        #expect(graph == GraphConfiguration.default)
+        #expect(devices.devices == [DeviceSpec(name: "*", rotation: .half, line: 1)])
+        func refused(_ text: String) -> String {
+            do {
+                _ = try DeviceConfiguration.parseForReplay(bytes: Array(text.utf8), file: "r.toml")
+                return "no error"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refused("[socket]\ngroup = \"input\"\n") == "r.toml:1:1: [[device]] and [socket] are read by `touchline daemon --config` only; this reader takes [defaults], [[target]] or [[recognizer]]")
+        #expect(refused("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n").hasPrefix("r.toml:1:1: [[action]] and [actions] are read by `touchline daemon --config` only"))
+    }
+
+    @Test func theGraphReaderRefusesDeviceSectionsAndSaysWhoReadsThem() {
         do {
             _ = try GraphConfiguration.parse(toml: "[[device]]\nmatch.name = \"*\"\nrotation = 90\n", file: "graph.toml")
             Issue.record("replay's reader accepted [[device]]")

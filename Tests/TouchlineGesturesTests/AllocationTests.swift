@@ -55,10 +55,14 @@ private struct GraphSteadyRun {
     var writer = JSONWriter(capacity: 4096)
     var frames: [TouchFrame]
     var lines = 0
+    /// A `[[device]]` rotation and calibration, applied into `turned` as TraceReplay does.
+    var transform: DeviceTransform?
+    var turned = TouchFrame(time: .zero)
 
-    init(contacts: Int, explain: Bool) throws {
+    init(contacts: Int, explain: Bool, rotated: Bool = false) throws {
         frames = circlingFrames(contacts, count: 2100)
-        driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        transform = rotated ? DeviceTransform(rotation: .quarter, calibration: [1, 0, 0.01, 0, 1, 0]) : nil
+        driver = try ReplayDriver(configuration: .default, surface: transform?.surface(TouchScript.defaultSurface) ?? TouchScript.defaultSurface)
         driver.graph.explain = explain
         for f in frames.prefix(100) { feed(f) }
     }
@@ -67,6 +71,11 @@ private struct GraphSteadyRun {
         var w = writer
         var n = 0
         writer = JSONWriter(capacity: 0)
+        var frame = frame
+        if let transform {
+            transform.apply(frame, surface: transform.surface(TouchScript.defaultSurface), into: &turned)
+            frame = turned
+        }
         driver.feed(frame) { event in
             w.reset()
             event.writeJSON(into: &w)
@@ -93,6 +102,11 @@ struct GraphAllocationProbe {
             let count = countHeapObjects { run.measure() }
             print("graph \(contacts) \(count ?? -1) \(run.frames.count - 100) \(run.lines - before)")
         }
+        // A rotated and calibrated device: its turned frame's storage is reused.
+        var rotated = try GraphSteadyRun(contacts: 2, explain: false, rotated: true)
+        let before = rotated.lines
+        let count = countHeapObjects { rotated.measure() }
+        print("graph 2-rotated \(count ?? -1) \(rotated.frames.count - 100) \(rotated.lines - before)")
     }
 }
 
@@ -112,7 +126,7 @@ struct GraphAllocationProbe {
         #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
         let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("graph ") }.map(String.init)
         print(lines.joined(separator: "\n"))
-        #expect(lines.count == 3)
+        #expect(lines.count == 4)
         let control = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("control ") }?.split(separator: " ")
         #expect((control.flatMap { Int($0[1]) } ?? 0) >= 1, "the counter must see the control allocation")
         for line in lines {

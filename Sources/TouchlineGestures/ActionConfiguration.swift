@@ -104,8 +104,16 @@ public struct ActionConfiguration: Hashable, Sendable {
 public struct DaemonConfiguration: Hashable, Sendable {
     public var graph: GraphConfiguration
     public var actions: ActionConfiguration
+    /// `[[device]]` and `[socket]` (DeviceConfiguration.swift).
+    public var devices = DeviceConfiguration()
 
-    public static let sections: Set<String> = ["action", "actions"]
+    public static let sections: Set<String> = ["action", "actions", "device", "socket"]
+
+    public init(graph: GraphConfiguration = .default, actions: ActionConfiguration = ActionConfiguration(), devices: DeviceConfiguration = DeviceConfiguration()) {
+        self.graph = graph
+        self.actions = actions
+        self.devices = devices
+    }
 
     public static func parse(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> DaemonConfiguration {
         let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: sections).configuration
@@ -118,7 +126,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
             throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
         }
         let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
-        return DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
+        var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
+        configuration.devices = try DeviceConfiguration.read(document.root, file: file)
+        return configuration
     }
 }
 

@@ -73,6 +73,9 @@ struct ConfigReader {
                 continue
             case "action", "actions":
                 throw fail(entry.value.position, "[[action]] and [actions] are read by `touchline daemon --config` only; this reader takes \(ConfigReader.sections)")
+            case "device", "socket":
+                // replay's reader (DeviceConfiguration.parseForReplay) allows [[device]] and gets here for [socket] only.
+                throw fail(entry.value.position, "[[device]] and [socket] are read by `touchline daemon --config` only; this reader takes \(ConfigReader.sections)")
             default:
                 switch entry.value.kind {
                 case .table:

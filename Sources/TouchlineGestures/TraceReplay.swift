@@ -28,6 +28,11 @@ public struct TraceReplay {
     private var lane: [Int] = []
     /// The device index of each started device.
     private var deviceOf: [Int] = []
+    /// Per started device: its `[[device]]` rotation and calibration (nil: none, the frame goes
+    /// to the graph as assembled), the surface its graph sees, and its turned frame.
+    private var transforms: [DeviceTransform?] = []
+    private var surfaces: [Size] = []
+    private var turned: [TouchFrame] = []
 
     public init(
         configuration: GraphConfiguration = .default, assemblerOptions: FrameAssembler.Options = .init(),
@@ -45,11 +50,17 @@ public struct TraceReplay {
     /// first event, and returns what the description made the assembler assume
     /// (docs/frame-assembly.md#device-descriptions). Throws when the configuration is invalid
     /// for a graph (docs/config.md#validation).
-    public mutating func start(device: Int, _ description: DeviceDescription) throws(GraphConfigurationError) -> [String] {
+    /// `settings`: the device's `[[device]]` section (docs/live.md#devices), as the daemon
+    /// applies it.
+    public mutating func start(device: Int, _ description: DeviceDescription, settings: DeviceSpec? = nil) throws(GraphConfigurationError) -> [String] {
         precondition(device >= 0 && !isStarted(device), "device \(device) is started already")
-        let assembler = FrameAssembler(device: description, options: assemblerOptions)
+        var options = assemblerOptions
+        if let size = settings?.size { options.userSize = size }
+        let assembler = FrameAssembler(device: description, options: options)
+        let transform = settings?.transform
+        let surface = transform?.surface(assembler.geometry.size) ?? assembler.geometry.size
         if recognizes {
-            var driver = try ReplayDriver(configuration: configuration, surface: assembler.geometry.size)
+            var driver = try ReplayDriver(configuration: settings?.graphConfiguration ?? configuration, surface: surface)
             driver.graph.device = device
             driver.graph.explain = explain
             drivers.append(driver)
@@ -58,6 +69,9 @@ public struct TraceReplay {
         lane[device] = assemblers.count
         deviceOf.append(device)
         assemblers.append(assembler)
+        transforms.append(transform)
+        surfaces.append(surface)
+        turned.append(TouchFrame(time: .zero))
         return assembler.warnings
     }
 
@@ -67,15 +81,26 @@ public struct TraceReplay {
     public mutating func feed(device: Int, _ event: InputEvent, emit: (GestureEvent) -> Void) -> Bool {
         let k = lane[device]
         guard assemblers[k].feed(event) else { return false }
+        if let transform = transforms[k] {
+            // Into the device's own frame, whose storage is reused (no allocation per frame).
+            transform.apply(assemblers[k].frame, surface: surfaces[k], into: &turned[k])
+        }
         guard recognizes else { return true }
         // As if live: every other device's deadlines before this frame fire first, in time order.
         if drivers.count > 1 { fireDeadlines(before: assemblers[k].frame.time, emit: emit) }
-        drivers[k].feed(assemblers[k].frame, emit: emit)
+        if transforms[k] != nil {
+            drivers[k].feed(turned[k], emit: emit)
+        } else {
+            drivers[k].feed(assemblers[k].frame, emit: emit)
+        }
         return true
     }
 
-    /// The last frame a started device completed.
-    public func frame(of device: Int) -> TouchFrame { assemblers[lane[device]].frame }
+    /// The last frame a started device completed (rotated and calibrated when its settings say so).
+    public func frame(of device: Int) -> TouchFrame {
+        let k = lane[device]
+        return transforms[k] != nil ? turned[k] : assemblers[k].frame
+    }
 
     /// A started device's assembler (its geometry and counters), or nil before its first event.
     public func assembler(of device: Int) -> FrameAssembler? { isStarted(device) ? assemblers[lane[device]] : nil }

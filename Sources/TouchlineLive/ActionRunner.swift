@@ -8,7 +8,7 @@ import TouchlineGestures
 import TouchlineInput
 
 public final class ActionRunner {
-    public let configuration: ActionConfiguration
+    public private(set) var configuration: ActionConfiguration
     let watcher: ChildWatcher
     /// The daemon's environment without TOUCHLINE_* (an inherited one must not pass for the event's).
     let baseEnvironment: [String]
@@ -19,7 +19,8 @@ public final class ActionRunner {
     struct Child {
         var pid: Int32
         var pidfd: Int32
-        var action: Int
+        /// Its action as it was when started (a reload may replace the list meanwhile).
+        var action: ActionSpec
         /// When it is sent SIGTERM, then (once `terminated`) SIGKILL.
         var deadline: Timestamp
         var terminated = false
@@ -50,6 +51,13 @@ public final class ActionRunner {
 
     deinit { finish(grace: 0) }
 
+    /// SIGHUP's new actions: matched from the next event on. Children running keep running
+    /// (and keep their timeouts); `repeat` starts afresh.
+    public func replace(_ configuration: ActionConfiguration) {
+        self.configuration = configuration
+        lastRun = Array(repeating: nil, count: configuration.actions.count)
+    }
+
     /// Runs every action `event` matches (at most `maxRunning` at once).
     public func handle(_ event: GestureEvent) {
         var environment: [String]?
@@ -72,7 +80,7 @@ public final class ActionRunner {
             do {
                 let pid = try UnsafeProcess.spawn(argv: argv, environment: environment ?? baseEnvironment)
                 let pidfd = watcher.watch(pid)
-                children.append(Child(pid: pid, pidfd: pidfd, action: index, deadline: now() + action.timeout))
+                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: now() + action.timeout))
                 lastRun[index] = event.time
                 started += 1
             } catch {
@@ -108,14 +116,14 @@ public final class ActionRunner {
             if let status = UnsafeProcess.reap(child.pid) {
                 watcher.unwatch(child.pidfd)
                 children.remove(at: index)
-                let action = configuration.actions[child.action]
+                let action = child.action
                 if !child.terminated, status.code != 0 {
                     warn("action (line \(action.line)) " + (status.signal != 0 ? "ended by signal \(status.signal)" : "exited with \(status.code)"))
                 }
                 continue
             }
             if t >= child.deadline {
-                let action = configuration.actions[child.action]
+                let action = child.action
                 if !child.terminated {
                     warn("action (line \(action.line)) still running after its timeout of \(action.timeout.microseconds / 1000) ms: terminated")
                     UnsafeProcess.terminate(child.pid)

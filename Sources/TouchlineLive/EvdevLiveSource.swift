@@ -16,7 +16,8 @@ public struct EvdevLiveSource: LiveSource {
     static let watcherToken: UInt64 = 1 << 40
     static let serviceToken: UInt64 = 1 << 41
     /// Another descriptor the loop watches (the event socket's), and what to do when it is ready.
-    var service: (() throws -> Void)?
+    /// Watched descriptors' callbacks (the socket, the actions' runner), by token - serviceToken.
+    var services: [() throws -> Void] = []
 
     /// `paths` empty: every touchscreen, with hotplug.
     public init(paths: [String], grab: Bool, clock: any LiveClock = MonotonicClock()) throws {
@@ -33,8 +34,9 @@ public struct EvdevLiveSource: LiveSource {
     /// Watches `fd` beside the devices (one thread, one wait): `onReadable` runs when it is
     /// ready, between frames. The daemon's event socket is served this way.
     public mutating func watch(_ fd: Int32, onReadable: @escaping () throws -> Void) throws {
-        try loop.watch(fd, token: Self.serviceToken)
-        service = onReadable
+        // Each its own token: one shared token would call the last callback for every fd.
+        try loop.watch(fd, token: Self.serviceToken + UInt64(services.count))
+        services.append(onReadable)
     }
 
     mutating func add(_ path: String, _ device: EvdevDevice, _ deliver: (SourceEvent) throws -> Void) throws {
@@ -69,8 +71,9 @@ public struct EvdevLiveSource: LiveSource {
         switch try loop.wait() {
         case .readable(Self.watcherToken):
             try hotplug(deliver)
-        case .readable(Self.serviceToken):
-            try service?()
+        case .readable(let token) where token >= Self.serviceToken:
+            let index = Int(token - Self.serviceToken)
+            if index < services.count { try services[index]() }
         case .readable(let token):
             try drain(token, deliver)
         case .deadline(let fired):

@@ -38,17 +38,15 @@ extension LiveSession {
         // Called on every wake: nothing to do is found without allocating.
         guard drivers.keys.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
         for index in drivers.keys.sorted() where (clientGenerations[index] ?? 0) != generation {
-            guard let driver = drivers[index], driver.graph.isIdle, let assembler = assemblers[index] else { continue }
-            var fresh: ReplayDriver
+            guard let driver = drivers[index], driver.graph.isIdle, let setup = setups[index] else { continue }
+            let fresh: ReplayDriver
             do {
-                fresh = try ReplayDriver(configuration: configuration(graphConfiguration, device: index), surface: assembler.geometry.size)
+                fresh = try makeDriver(index, setup)
             } catch {
                 sink.warn("device \(index): registered targets not applied: \(error.message)")
                 clientGenerations[index] = generation
                 continue
             }
-            fresh.graph.device = index
-            fresh.graph.explain = explain
             // Idle: finishing the old graph emits nothing, but it is how a graph ends.
             try withDriver(index) { driver, emit in driver.finish(emit: emit) }
             drivers[index] = fresh

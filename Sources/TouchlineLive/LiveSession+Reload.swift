@@ -14,42 +14,65 @@ extension LiveSession {
     /// (`touchline run`) SIGHUP changes nothing.
     public mutating func reload() throws {
         guard let reloadConfiguration else { return }
-        let configuration: GraphConfiguration
+        let configuration: DaemonConfiguration
         do {
             configuration = try reloadConfiguration()
         } catch {
             sink.warn("reload: \(error); keeping the running configuration")
             return
         }
-        // Every new graph is built before any old one is touched, so a refusal changes nothing.
-        var fresh: [Int: ReplayDriver] = [:]
-        for index in drivers.keys {
-            guard let assembler = assemblers[index] else { continue }
+        let previous = (graphConfiguration, deviceConfiguration)
+        graphConfiguration = configuration.graph
+        deviceConfiguration = configuration.devices
+        // Every device is matched again and every new graph built before any old one is
+        // touched, so a refusal changes nothing.
+        var fresh: [Int: (ReplayDriver, DeviceSetup)] = [:]
+        var dropped: [Int] = []
+        for (id, device) in devices {
+            guard let assembler = assemblers[device.index] else { continue }
+            let settings = settings(name: device.name, path: device.path)
+            if settings?.ignore == true {
+                dropped.append(id)
+                continue
+            }
+            let sizeApplied = settings?.size.map { $0 == assembler.geometry.size } ?? true
+            let setup = setup(settings, native: assembler.geometry.size, sizeApplied: sizeApplied, default: configuration.graph)
             do {
-                var driver = try ReplayDriver(configuration: self.configuration(configuration, device: index), surface: assembler.geometry.size)
-                driver.graph.device = index
-                driver.graph.explain = explain
-                fresh[index] = driver
+                fresh[id] = (try makeDriver(device.index, setup), setup)
             } catch {
+                (graphConfiguration, deviceConfiguration) = previous
                 sink.warn("reload: \(configPath ?? "the configuration"): \(error.message); keeping the running configuration")
                 return
             }
         }
         let now = outputTime(clock.now())
-        for index in fresh.keys.sorted() {
+        for id in dropped.sorted(by: { (devices[$0]?.index ?? 0) < (devices[$1]?.index ?? 0) }) {
+            guard let device = devices.removeValue(forKey: id) else { continue }
+            sink.warn("\(device.path) (\(device.name)): ignored from now on ([[device]])")
+            try end(device.index, at: now)
+        }
+        for id in fresh.keys.sorted(by: { (devices[$0]?.index ?? 0) < (devices[$1]?.index ?? 0) }) {
+            guard let (driver, setup) = fresh[id], var device = devices[id] else { continue }
+            let index = device.index
             // The assembler stays (its slots and tracking ids are the device's state); its
-            // contacts end as cancelled, and the old graph sees that and finishes.
+            // contacts end as cancelled, and the old graph sees that (in the old transform's
+            // coordinates) and finishes.
             if var assembler = assemblers[index] {
                 if assembler.cancelAll(at: now) {
-                    let frame = assembler.frame
+                    let frame = turned(assembler.frame, index)
                     try withDriver(index) { driver, emit in driver.feed(frame, emit: emit) }
                 }
                 assemblers[index] = assembler
             }
             try withDriver(index) { driver, emit in driver.finish(emit: emit) }
-            drivers[index] = fresh[index]
+            drivers[index] = driver
+            device.transform = setup.transform
+            device.surface = setup.surface
+            devices[id] = device
+            transforms[index] = setup.transform.map { ($0, setup.surface) }
+            setups[index] = setup
         }
-        graphConfiguration = configuration
+        reloadActions?(configuration.actions)
         sink.warn("reload: \(configPath ?? "the configuration"): reloaded")
     }
 }

@@ -25,6 +25,10 @@ public struct LiveSession {
         /// The device's number in the output (0 for the first opened, as replay numbers a
         /// trace's devices).
         public var index: Int
+        /// Its rotation and calibration (nil: none, frames go to the graph as assembled), and
+        /// the surface its graph sees.
+        var transform: DeviceTransform?
+        var surface = Size(width: 0, height: 0)
     }
 
     public let output: Output
@@ -47,18 +51,30 @@ public struct LiveSession {
     public var configPath: String?
     /// SIGHUP's new configuration (the daemon reads `--config` again); a thrown error is
     /// reported and the running configuration stays. nil: SIGHUP changes nothing.
-    public var reloadConfiguration: (() throws -> GraphConfiguration)?
+    public var reloadConfiguration: (() throws -> DaemonConfiguration)?
+    /// `[[device]]` sections: per-device settings, matched when a device opens (and on reload).
+    public var deviceConfiguration = DeviceConfiguration()
+    /// A device node's udev properties (TouchlineInput's UdevDatabase in production), read only
+    /// when a section matches on them.
+    public var udevProperties: ((String) -> [String: String]?)?
+    /// Called with the new actions when a reload succeeds (the daemon's ActionRunner).
+    public var reloadActions: ((ActionConfiguration) -> Void)?
     public var explain = false
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measuresLatency = false
     public private(set) var latencies: [Int64] = []
 
     /// Open devices by the source's number.
-    public private(set) var devices: [Int: Device] = [:]
+    public internal(set) var devices: [Int: Device] = [:]
     /// Frame assemblers and graphs by output index. A graph is driven as replay drives it
     /// (ReplayDriver), its deadlines honoured by the source's timer.
     var assemblers: [Int: FrameAssembler] = [:]
     var drivers: [Int: ReplayDriver] = [:]
+    /// Devices with a transform, by output index, and their scratch frames.
+    var transforms: [Int: (DeviceTransform, Size)] = [:]
+    var scratchFrames: [Int: TouchFrame] = [:]
+    /// What each device's graph was built from (a registered target rebuilds it from this).
+    var setups: [Int: DeviceSetup] = [:]
     var nextIndex = 0
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false
@@ -120,27 +136,34 @@ public struct LiveSession {
 
     // MARK: Per-device processing
 
-    /// A device starts: its assembler, its graph, and its output index.
-    mutating func open(path: String, description: DeviceDescription, number: Int) throws -> Device {
+    /// A device starts: its settings, its assembler, its graph, and its output index; nil for a
+    /// device its `[[device]]` section ignores.
+    mutating func open(path: String, description: DeviceDescription, number: Int) throws -> Device? {
+        let settings = settings(name: description.name, path: path)
+        if settings?.ignore == true {
+            sink.warn("\(path) (\(description.name)): ignored ([[device]] at line \(settings?.line ?? 0))")
+            return nil
+        }
         // A source's own number when it has the output's (a trace's index: device 1 of a
         // recording is device 1 however late it sends); else the next, in opening order.
         let index = sourceNumbersDevices && number >= 0 && assemblers[number] == nil ? number : nextIndex
         nextIndex = max(nextIndex, index) + 1
+        var options = self.options
+        if let size = settings?.size { options.userSize = size }
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
         assemblers[index] = assembler
-        var driver: ReplayDriver
+        let setup = setup(settings, native: assembler.geometry.size, sizeApplied: true, default: graphConfiguration)
         do {
-            driver = try ReplayDriver(configuration: configuration(graphConfiguration, device: index), surface: assembler.geometry.size)
+            drivers[index] = try makeDriver(index, setup)
         } catch {
-            // GraphConfiguration.parse has already rejected an invalid file with its line:
+            // DaemonConfiguration.parse has already rejected an invalid file with its line:
             // this is a second line of defence.
             throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
         }
-        driver.graph.device = index
-        driver.graph.explain = explain
-        drivers[index] = driver
-        return Device(path: path, name: description.name, index: index)
+        if let transform = setup.transform { transforms[index] = (transform, setup.surface) }
+        setups[index] = setup
+        return Device(path: path, name: description.name, index: index, transform: setup.transform, surface: setup.surface)
     }
 
     /// A kernel time as the output writes it (relative to the first event with relativeTime).
@@ -165,10 +188,12 @@ public struct LiveSession {
         switch output {
         case .gestures:
             // Optional chaining mutates the assembler in place (no copy of its storage).
-            guard assemblers[device.index]?.feed(event) == true, let frame = assemblers[device.index]?.frame else { return }
+            guard assemblers[device.index]?.feed(event) == true, var frame = assemblers[device.index]?.frame else { return }
+            if let transform = device.transform { frame = turned(frame, device.index, transform, device.surface) }
             try withDriver(device.index) { driver, emit in driver.feed(frame, emit: emit) }
         case .frames:
-            guard assemblers[device.index]?.feed(event) == true, let frame = assemblers[device.index]?.frame else { return }
+            guard assemblers[device.index]?.feed(event) == true, var frame = assemblers[device.index]?.frame else { return }
+            if let transform = device.transform { frame = turned(frame, device.index, transform, device.surface) }
             try sink.frame(frame, device: device.index)
         case .events:
             try sink.rawEvent(event, deviceName: device.name)
@@ -234,15 +259,18 @@ public struct LiveSession {
         if assembler.cancelAll(at: time) {
             switch output {
             case .gestures:
-                let frame = assembler.frame
+                let frame = turned(assembler.frame, index)
                 try withDriver(index) { driver, emit in driver.feed(frame, emit: emit) }
             case .frames:
-                try sink.frame(assembler.frame, device: index)
+                try sink.frame(turned(assembler.frame, index), device: index)
             case .events:
                 break
             }
         }
         try finishGraph(index)
+        transforms[index] = nil
+        scratchFrames[index] = nil
+        setups[index] = nil
     }
 
     /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the stop came.

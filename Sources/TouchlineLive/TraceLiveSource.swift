@@ -29,7 +29,8 @@ public struct TraceLiveSource: LiveSource {
     var frameTime: Timestamp?
     var ended = false
     static let serviceToken: UInt64 = 1
-    var service: (() throws -> Void)?
+    /// Watched descriptors' callbacks (the socket, the actions' runner), by token - serviceToken.
+    var services: [() throws -> Void] = []
 
     /// `speed` > 0 (2: twice as fast); `startDelay` before the first frame.
     public init(name: String, speed: Double, startDelay: Interval, next: @escaping Next, describe: @escaping Describe) throws {
@@ -44,8 +45,9 @@ public struct TraceLiveSource: LiveSource {
 
     /// Watches `fd` beside the trace's timer (as EvdevLiveSource.watch).
     public mutating func watch(_ fd: Int32, onReadable: @escaping () throws -> Void) throws {
-        try loop.watch(fd, token: Self.serviceToken)
-        service = onReadable
+        // Each its own token: one shared token would call the last callback for every fd.
+        try loop.watch(fd, token: Self.serviceToken + UInt64(services.count))
+        services.append(onReadable)
     }
 
     public mutating func start(_ deliver: (SourceEvent) throws -> Void) throws {
@@ -76,8 +78,10 @@ public struct TraceLiveSource: LiveSource {
         if let deadline, due.map({ deadline < $0 }) ?? true { due = deadline }
         try loop.setDeadline(due.map(clock.realTime))
         switch try loop.wait() {
-        case .readable:
-            try service?()
+        case .readable(let token):
+            if token >= Self.serviceToken, token - Self.serviceToken < UInt64(services.count) {
+                try services[Int(token - Self.serviceToken)]()
+            }
             return .input
         case .signal(let signo):
             return signo == 1 ? .hangup : .stop

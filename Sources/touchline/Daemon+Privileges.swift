@@ -12,15 +12,16 @@ import Glibc
 extension Daemon {
     /// The socket's options from `--socket-group` (a name or a number). An unknown group is
     /// an unknown user's status (67), not an output that cannot be created.
-    func socketOptions() throws -> EventSocketOptions {
+    /// `--socket-group` wins over the configuration's `[socket] group`.
+    func socketOptions(configured: String? = nil) throws -> EventSocketOptions {
         var options = EventSocketOptions()
-        guard let socketGroup else { return options }
+        guard let socketGroup = socketGroup ?? configured else { return options }
         if let entry = getgrnam(socketGroup) {
             options.group = .id(entry.pointee.gr_gid)
         } else if let gid = UInt32(socketGroup), gid != UInt32.max {
             options.group = .id(gid)
         } else {
-            throw CLIError(message: "--socket-group: no group named \"\(socketGroup.prefix(64))\" (see /etc/group, or `getent group`)", exitCode: ExitStatus.noUser)
+            throw CLIError(message: "\(self.socketGroup == nil ? "[socket] group" : "--socket-group"): no group named \"\(socketGroup.prefix(64))\" (see /etc/group, or `getent group`)", exitCode: ExitStatus.noUser)
         }
         return options
     }

@@ -17,11 +17,12 @@ struct Daemon: ParsableCommand {
             /run/touchline.sock) and send {"subscribe": []} (or gesture names) to receive events \
             as JSON Lines, as `touchline replay` prints them (docs/live.md). SIGINT/SIGTERM end \
             in-flight gestures as cancelled, remove the socket and exit 0. SIGHUP reads \
-            --config again: if valid, gestures in flight end as cancelled and the new graph runs; \
-            if not, its error goes to stderr and the old graph keeps running.
+            --config again: if valid, gestures in flight end as cancelled and the new graph, \
+            device settings and actions apply; if not, its error goes to stderr and the old \
+            configuration keeps running.
             """)
 
-    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`, plus [[action]] sections (docs/live.md#actions). Default: the embedded graph, no actions.", valueName: "file.toml"))
+    @Option(help: ArgumentHelp("A graph configuration (TOML; docs/config.md), as `replay --config`, plus [[action]] sections (docs/live.md#actions) and [[device]] sections (rotation, calibration, size, graph, ignore; docs/live.md#devices). Default: the embedded graph, no actions, no device settings.", valueName: "file.toml"))
     var config: String?
 
     @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))
@@ -80,29 +81,13 @@ struct Daemon: ParsableCommand {
         }
     }
 
-    /// The configuration in `path` (the graph and the actions); `--check-config` and SIGHUP
-    /// read it through this too, so actions are checked as the daemon reads them.
-    static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
-        do {
-            return try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
-        } catch let error as ConfigError {
-            throw CLIError.data(error.description)
-        }
-    }
-
     func daemon() throws {
         // Before anything is opened: an unknown user leaves no socket behind.
         let drop = try user.map(PrivilegeDrop.resolve)
         try drop?.checkPermitted()
         drop?.adjustEnvironment()
         let notifier = SystemdNotifier.fromEnvironment(warn: { warn($0) })
-        var graphConfiguration = GraphConfiguration.default
-        var actions = ActionConfiguration()
-        if let config {
-            let parsed = try Daemon.loadConfiguration(config)
-            graphConfiguration = parsed.graph
-            actions = parsed.actions
-        }
+        let configuration = try config.map { try Daemon.loadConfiguration($0) } ?? DaemonConfiguration()
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
         if let tracePath {
@@ -112,39 +97,36 @@ struct Daemon: ParsableCommand {
                 name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
-            try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, graphConfiguration, actions: actions, drop: drop)
+            try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, configuration, drop: drop)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(NotifyingSource(try EvdevLiveSource(paths: [], grab: false), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, graphConfiguration, actions: actions, drop: drop)
+            try serve(NotifyingSource(try EvdevLiveSource(paths: [], grab: false), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
         }
     }
 
-    func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration, drop: PrivilegeDrop?) throws {
+    func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration, drop: PrivilegeDrop?) throws {
         var source = source
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path, options: try socketOptions())
+            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
         let sink = SocketSink(server: server, copy: stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil)
-        if !actions.actions.isEmpty {
-            let runner = try ActionRunner(actions, warn: { sink.warn($0) })
+        // With a file, a runner even without actions: SIGHUP may bring some.
+        if config != nil || !configuration.actions.actions.isEmpty {
+            let runner = try ActionRunner(configuration.actions, warn: { sink.warn($0) })
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner
         }
         // Actions still running at the end get SIGTERM, then SIGKILL: none outlives the daemon.
         defer { sink.actions?.finish() }
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
-        session.graphConfiguration = configuration
+        Daemon.configure(&session, configuration, path: config, runner: sink.actions)
         session.clientTargets = server.clientTargets
-        session.configPath = config
-        // SIGHUP reloads the graph; the actions read at start-up stay (their reload is not
-        // done yet: docs/live.md).
-        if let config { session.reloadConfiguration = { try Daemon.loadConfiguration(config).graph } }
         try session.start(&source)
         try drop?.apply()
         source.ready()

@@ -26,7 +26,7 @@ struct Replay: ParsableCommand {
 
     @OptionGroup var format: FormatOptions
 
-    @Option(help: ArgumentHelp("A graph configuration (TOML: targets, recognizers, relations; docs/config.md). Default: the embedded graph.", valueName: "file.toml"))
+    @Option(help: ArgumentHelp("A graph configuration (TOML: targets, recognizers, relations; docs/config.md), and [[device]] sections matched by the trace's device name (rotation, calibration, size, graph; docs/live.md#devices). Default: the embedded graph.", valueName: "file.toml"))
     var config: String?
 
     func validate() throws {
@@ -43,20 +43,29 @@ struct Replay: ParsableCommand {
     }
 
     func replay() throws {
-        let graphConfiguration = try config.map(loadConfiguration) ?? .default
+        let (graphConfiguration, deviceConfiguration) = try config.map(loadConfiguration) ?? (.default, DeviceConfiguration())
         var trace = try TraceFile.open(file, input: input)
         var replay = TraceReplay(
             configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain)
         // Each device starts at its first event: a trace may describe a device only when it
         // reaches it (getevent paths, libinput record devices), and a getevent trace may list
         // thousands of devices that send nothing.
+        var ignored: Set<Int> = []
         func start(_ device: Int) throws {
             guard device < trace.devices.count else {
                 throw CLIError.data("\(trace.displayName): an event of device \(device), but the trace describes \(trace.devices.count) device(s)")
             }
+            // Matched by the trace's device name (and the path the daemon's trace source gives it).
+            let settings = deviceConfiguration.settings(
+                name: trace.devices[device].name, path: "\(trace.displayName) device \(device)", udev: nil)
+            if settings?.ignore == true {
+                ignored.insert(device)
+                warn("\(trace.displayName): device \(device) (\(trace.devices[device].name)): ignored ([[device]] at line \(settings?.line ?? 0))")
+                return
+            }
             let warnings: [String]
             do {
-                warnings = try replay.start(device: device, trace.devices[device])
+                warnings = try replay.start(device: device, trace.devices[device], settings: settings)
             } catch {
                 throw CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")
             }
@@ -78,7 +87,11 @@ struct Replay: ParsableCommand {
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {
-                if !replay.isStarted(index) { try start(index) }
+                if !replay.isStarted(index) {
+                    if ignored.contains(index) { continue }
+                    try start(index)
+                    if ignored.contains(index) { continue }
+                }
                 guard replay.feed(device: index, event, emit: emit), frames else { continue }
                 json.reset()
                 replay.frame(of: index).writeJSON(device: index, into: &json)
@@ -93,12 +106,14 @@ struct Replay: ParsableCommand {
         if let failure { throw failure }
     }
 
-    func loadConfiguration(_ path: String) throws -> GraphConfiguration {
+    func loadConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
         // `parse` validates (docs/config.md#validation), naming the line.
         let bytes = try readSmallFile(path)
         do {
-            return try GraphConfiguration.parse(bytes: bytes, file: path)
-        } catch {
+            var (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
+            try loadDeviceGraphs(&devices, config: path)
+            return (graph, devices)
+        } catch let error as ConfigError {
             throw CLIError.data(error.description)
         }
     }

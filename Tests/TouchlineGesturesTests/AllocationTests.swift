@@ -57,11 +57,15 @@ private struct GraphSteadyRun {
     var text: TextEventWriter?
     var frames: [TouchFrame]
     var lines = 0
+    /// A `[[device]]` rotation and calibration, applied into `turned` as TraceReplay does.
+    var transform: DeviceTransform?
+    var turned = TouchFrame(time: .zero)
 
-    init(contacts: Int, explain: Bool, text: Bool = false) throws {
+    init(contacts: Int, explain: Bool, text: Bool = false, rotated: Bool = false) throws {
         if text { self.text = TextEventWriter(color: true, capacity: 4096) }
         frames = circlingFrames(contacts, count: 2100)
-        driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        transform = rotated ? DeviceTransform(rotation: .quarter, calibration: [1, 0, 0.01, 0, 1, 0]) : nil
+        driver = try ReplayDriver(configuration: .default, surface: transform?.surface(TouchScript.defaultSurface) ?? TouchScript.defaultSurface)
         driver.graph.explain = explain
         for f in frames.prefix(100) { feed(f) }
     }
@@ -72,6 +76,11 @@ private struct GraphSteadyRun {
         var n = 0
         writer = JSONWriter(capacity: 0)
         text = nil
+        var frame = frame
+        if let transform {
+            transform.apply(frame, surface: transform.surface(TouchScript.defaultSurface), into: &turned)
+            frame = turned
+        }
         driver.feed(frame) { event in
             if t != nil {
                 t!.reset()
@@ -105,9 +114,14 @@ struct GraphAllocationProbe {
             print("graph \(contacts) \(count ?? -1) \(run.frames.count - 100) \(run.lines - before)")
         }
         var text = try GraphSteadyRun(contacts: 2, explain: false, text: true)
-        let before = text.lines
-        let count = countHeapObjects { text.measure() }
-        print("text 2 \(count ?? -1) \(text.frames.count - 100) \(text.lines - before)")
+        let textBefore = text.lines
+        let textCount = countHeapObjects { text.measure() }
+        print("text 2 \(textCount ?? -1) \(text.frames.count - 100) \(text.lines - textBefore)")
+        // A rotated and calibrated device: its turned frame's storage is reused.
+        var rotated = try GraphSteadyRun(contacts: 2, explain: false, rotated: true)
+        let before = rotated.lines
+        let count = countHeapObjects { rotated.measure() }
+        print("graph 2-rotated \(count ?? -1) \(rotated.frames.count - 100) \(rotated.lines - before)")
     }
 }
 
@@ -127,8 +141,8 @@ struct GraphAllocationProbe {
         #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
         let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("graph ") || $0.hasPrefix("text ") }.map(String.init)
         print(lines.joined(separator: "\n"))
-        // Three JSON runs, and one through `--format text`'s writer (with colours).
-        #expect(lines.count == 4)
+        // Three JSON runs, a rotated device's, and one through `--format text`'s writer (with colours).
+        #expect(lines.count == 5)
         let control = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("control ") }?.split(separator: " ")
         #expect((control.flatMap { Int($0[1]) } ?? 0) >= 1, "the counter must see the control allocation")
         for line in lines {

@@ -12,7 +12,7 @@ import TouchlineLive
         let sink = LogSink(clock: source.clock)
         var session = LiveSession(sink: sink, clock: source.clock)
         session.configPath = "graph.toml"
-        session.reloadConfiguration = reload
+        session.reloadConfiguration = { DaemonConfiguration(graph: try reload()) }
         try session.start(&source)
         try session.run(&source)
         return sink

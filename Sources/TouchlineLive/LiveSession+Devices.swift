@@ -1,0 +1,64 @@
+// Per-device settings (`[[device]]`, docs/live.md#devices) in a live session: a device opened
+// is matched against the configuration's sections (name, path, udev properties); the first
+// that matches gives its rotation, calibration, size and graph, or says to ignore it. A device
+// without settings gets no transform, so its frames go to the graph as the assembler made them.
+import TouchlineCore
+import TouchlineGestures
+
+extension LiveSession {
+    /// What a device runs with: its settings (nil: none matched) and what follows from them.
+    struct DeviceSetup {
+        var settings: DeviceSpec?
+        var transform: DeviceTransform?
+        /// The surface the graph sees (rotated; the configured size when one is given).
+        var surface: Size
+        var configuration: GraphConfiguration
+    }
+
+    /// The first matching section's settings for a device, nil for none.
+    func settings(name: String, path: String) -> DeviceSpec? {
+        let devices = deviceConfiguration
+        guard !devices.devices.isEmpty else { return nil }
+        let udev = devices.needsUdev ? udevProperties?(path) : nil
+        return devices.settings(name: name, path: path, udev: udev)
+    }
+
+    /// The setup for a device with `settings` whose sensor measures `native` (the assembler's
+    /// size). `sizeApplied`: the assembler already measures in the configured size.
+    func setup(_ settings: DeviceSpec?, native: Size, sizeApplied: Bool, default configuration: GraphConfiguration) -> DeviceSetup {
+        var transform = DeviceTransform(rotation: settings?.rotation ?? .none, calibration: settings?.calibration)
+        var sensor = native
+        if let size = settings?.size, !sizeApplied, size != native {
+            // A size changed on reload: the assembler stays (its slots are the device's state),
+            // and positions are rescaled from normalized coordinates instead.
+            sensor = size
+            if transform == nil { transform = DeviceTransform(rotation: .none, calibration: nil, always: true) }
+        }
+        return DeviceSetup(settings: settings, transform: transform, surface: transform?.surface(sensor) ?? sensor,
+                           configuration: settings?.graphConfiguration ?? configuration)
+    }
+
+    /// The one place a device's graph is built (open and reload).
+    func makeDriver(_ index: Int, _ setup: DeviceSetup) throws(GraphConfigurationError) -> ReplayDriver {
+        // Registered targets (LiveSession+Clients) join whichever graph the device runs.
+        var driver = try ReplayDriver(configuration: configuration(setup.configuration, device: index), surface: setup.surface)
+        driver.graph.device = index
+        driver.graph.explain = explain
+        return driver
+    }
+
+    /// A frame as the device's graph sees it: transformed into the device's scratch frame, whose
+    /// storage is reused (no allocation per frame once it has grown).
+    mutating func turned(_ frame: TouchFrame, _ index: Int, _ transform: DeviceTransform, _ surface: Size) -> TouchFrame {
+        var out = scratchFrames.removeValue(forKey: index) ?? TouchFrame(time: frame.time)
+        transform.apply(frame, surface: surface, into: &out)
+        scratchFrames[index] = out
+        return out
+    }
+
+    /// `frame` of device `index` as its graph sees it (for the rarer paths: cancel, reload).
+    mutating func turned(_ frame: TouchFrame, _ index: Int) -> TouchFrame {
+        guard let (transform, surface) = transforms[index] else { return frame }
+        return turned(frame, index, transform, surface)
+    }
+}

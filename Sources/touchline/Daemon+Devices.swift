@@ -1,0 +1,56 @@
+// The daemon's configuration as a whole (graph, actions, devices) from its file, with each
+// `[[device]]`'s own graph file read here (the pure parser names it; this reads it, relative
+// to the configuration's directory, and its errors name that file's line).
+import Foundation
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+import TouchlineLive
+
+extension Daemon {
+    /// The configuration in `path` (the graph, the actions, the devices and their graphs);
+    /// `--check-config` and SIGHUP read it through this too, so everything is checked as the
+    /// daemon reads it.
+    static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
+        do {
+            var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
+            try loadDeviceGraphs(&configuration.devices, config: path)
+            return configuration
+        } catch let error as ConfigError {
+            throw CLIError.data(error.description)
+        }
+    }
+
+    /// Per-device settings for the session: the configuration's sections, udev properties from
+    /// udev's database, and SIGHUP's reload of all of it (the actions through `runner`).
+    static func configure(_ session: inout LiveSession, _ configuration: DaemonConfiguration, path: String?, runner: ActionRunner?) {
+        session.graphConfiguration = configuration.graph
+        session.deviceConfiguration = configuration.devices
+        session.udevProperties = { UdevDatabase.properties(ofNode: $0) }
+        session.configPath = path
+        guard let path else { return }
+        session.reloadConfiguration = { try Daemon.loadConfiguration(path) }
+        session.reloadActions = { runner?.replace($0) }
+    }
+}
+
+/// Reads each `[[device]]`'s `graph` file (relative to the configuration `config`'s
+/// directory) into its `graphConfiguration` (the daemon and `replay --config`).
+func loadDeviceGraphs(_ devices: inout DeviceConfiguration, config path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    for i in devices.devices.indices {
+        guard let graph = devices.devices[i].graph else { continue }
+        let file = graph.hasPrefix("/") || directory.isEmpty ? graph : directory + "/" + graph
+        let bytes: [UInt8]
+        do {
+            bytes = try readSmallFile(file)
+        } catch {
+            throw CLIError.data("\(path):\(devices.devices[i].line): [[device]] graph \"\(graph)\": \(error)")
+        }
+        do {
+            devices.devices[i].graphConfiguration = try GraphConfiguration.parse(bytes: bytes, file: file)
+        } catch {
+            throw CLIError.data(error.description)
+        }
+    }
+}

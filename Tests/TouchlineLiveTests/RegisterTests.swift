@@ -54,7 +54,7 @@ func playWithClients(_ source: ScriptedSource, _ targets: ClientTargets, configu
     let sink = TargetSink()
     var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
     session.graphConfiguration = configuration
-    session.reloadConfiguration = reload
+    session.reloadConfiguration = reload.map { reload in { DaemonConfiguration(graph: try reload()) } }
     session.clientTargets = targets
     try session.start(&source)
     try session.run(&source)

@@ -125,6 +125,7 @@ public struct LiveSession {
         driver.graph.device = index
         driver.graph.explain = explain
         drivers[index] = driver
+        sink.deviceOpened(index, surface: driver.graph.surface)
         return Device(path: path, name: description.name, index: index)
     }
 

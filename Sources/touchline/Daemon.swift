@@ -108,6 +108,8 @@ struct Daemon: ParsableCommand {
 
     func serve(_ source: some DaemonSource, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: GraphConfiguration, actions: ActionConfiguration) throws {
         var source = source
+        // Before the socket: without /dev/uinput the daemon stops at once, naming the action.
+        let input = try Daemon.inputDevice(for: actions, config: config)
         let server: EventSocketServer
         do {
             server = try EventSocketServer(path: path)
@@ -118,7 +120,7 @@ struct Daemon: ParsableCommand {
         try source.watch(server.fileDescriptor) { try server.service() }
         let sink = SocketSink(server: server, copy: stdout ? JSONLinesSink() : nil)
         if !actions.actions.isEmpty {
-            let runner = try ActionRunner(actions, warn: { sink.warn($0) })
+            let runner = try ActionRunner(actions, input: input, warn: { sink.warn($0) })
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner
         }

@@ -34,7 +34,8 @@ public final class ActionRunner {
     /// Each open device's surface in mm (as its graph sees it), for a click's position.
     var surfaces: [Int: Size] = [:]
 
-    /// Commands started, skipped at the cap, and killed at their timeout, since the start.
+    /// Actions started (commands, and input actions written), commands skipped at the cap, and
+    /// commands killed at their timeout, since the start.
     public private(set) var started = 0
     public private(set) var skipped = 0
     public private(set) var killed = 0

@@ -1,6 +1,7 @@
 // Input actions (`keys`, `button`) on the host: the device the daemon would create and the
 // events each action writes, through the real ActionRunner into a recorder that keeps every
 // write(2)'s frame. The kernel's side (a real uinput device, read back) is scripts/vm/e2e.sh's.
+import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
@@ -142,5 +143,30 @@ func swipe(_ direction: SwipeDirection, _ phase: GesturePhase = .recognized, fin
         // Argv actions alone: no device at all.
         let argvOnly = try DaemonConfiguration.parse(bytes: Array("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n".utf8), file: "daemon.toml").actions
         #expect(InputActions.description(for: argvOnly) == nil)
+    }
+
+    /// The bytes a chord and a click become: written through TouchlineInput's frame writer (the
+    /// one UInputDevice uses) into a file and read back as kernel `input_event`s (x86_64 / arm64:
+    /// 16 bytes of time, then type, code, value), so the encoding is checked without a kernel.
+    @Test func theFramesWrittenAreKernelInputEventsInOrder() throws {
+        let dir = try SocketDirectory()
+        let path = dir.path + "/events"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        let injector = try EvdevInjector(path: path)
+        let frames = InputActions.chord([125, 31])
+            + InputActions.click(.right, at: Point(x: 50, y: 75), surface: Size(width: 100, height: 100))
+        for frame in frames { try injector.write(frame) }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.count == 15 * 24)
+        func field<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
+            (0..<MemoryLayout<T>.size).reduce(T.zero) { $0 | T(truncatingIfNeeded: bytes[offset + $1]) << (8 * $1) }
+        }
+        let read = stride(from: 0, to: bytes.count, by: 24).map { at in
+            "\(field(at + 16, UInt16.self)) \(field(at + 18, UInt16.self)) \(field(at + 20, Int32.self))"
+        }
+        #expect(read == [
+            "1 125 1", "0 0 0", "1 31 1", "0 0 0", "1 31 0", "0 0 0", "1 125 0", "0 0 0",
+            "3 0 16384", "3 1 24575", "0 0 0", "1 273 1", "0 0 0", "1 273 0", "0 0 0",
+        ])
     }
 }

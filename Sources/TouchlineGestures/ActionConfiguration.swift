@@ -13,6 +13,19 @@ public struct ActionSpec: Hashable, Sendable {
         case argv([String])
         /// `shell = true`: `/bin/sh -c STRING`, written out on purpose.
         case shell(String)
+        /// `keys = [...]`: a chord on the daemon's uinput device, pressed in order, released in
+        /// reverse (EV_KEY codes, read by their kernel names).
+        case keys([UInt16])
+        /// `button = "right"`: a click on the daemon's uinput pointer at the gesture's position.
+        case button(PointerButton)
+
+        /// Whether it runs in the daemon (uinput) rather than as a child process.
+        public var isInput: Bool {
+            switch self {
+            case .keys, .button: true
+            case .argv, .shell: false
+            }
+        }
     }
 
     /// The event's `gesture` name (tap, pinch…).
@@ -82,6 +95,19 @@ extension GestureEvent {
     }
 }
 
+/// The buttons a `button` action clicks (EV_KEY codes BTN_LEFT, BTN_RIGHT, BTN_MIDDLE).
+public enum PointerButton: String, CaseIterable, Hashable, Sendable {
+    case left, right, middle
+
+    public var code: UInt16 {
+        switch self {
+        case .left: 0x110
+        case .right: 0x111
+        case .middle: 0x112
+        }
+    }
+}
+
 /// Every `[[action]]`, and `[actions]`' global settings.
 public struct ActionConfiguration: Hashable, Sendable {
     public static let defaultTimeout = Interval(microseconds: 5_000_000)
@@ -98,6 +124,9 @@ public struct ActionConfiguration: Hashable, Sendable {
         self.actions = actions
         self.maxRunning = maxRunning
     }
+
+    /// The actions that write to the daemon's uinput device (keys, button).
+    public var inputActions: [ActionSpec] { actions.filter { $0.command.isInput } }
 }
 
 /// What `touchline daemon --config` reads: the graph (as `replay --config`) and the actions.
@@ -188,7 +217,9 @@ struct ActionReader {
         var gesture: String?
         var spec = ActionSpec(gesture: "", command: .argv([]), line: value.position.line)
         var argv: TOMLValue?
-        var shell = false
+        var shell: TOMLValue?
+        var keys: TOMLValue?
+        var button: TOMLValue?
         for entry in table.entries {
             let v = entry.value
             switch entry.key {
@@ -219,24 +250,69 @@ struct ActionReader {
             case "argv":
                 argv = v
             case "shell":
-                guard case let .bool(b) = v.kind else { throw wrong(v, "an action's shell", "true or false") }
-                shell = b
+                guard case .bool = v.kind else { throw wrong(v, "an action's shell", "true or false") }
+                shell = v
+            case "keys":
+                keys = v
+            case "button":
+                button = v
             case "timeout":
                 spec.timeout = try milliseconds(v, "an action's timeout")
             case "repeat":
                 spec.repeatInterval = try milliseconds(v, "an action's repeat")
             default:
-                throw fail(entry.keyPosition, "unknown action key '\(entry.key)'; an action has gesture, phase, target, device, fingers, direction, argv, shell, timeout and repeat")
+                throw fail(entry.keyPosition, "unknown action key '\(entry.key)'; an action has gesture, phase, target, device, fingers, direction, argv, shell, keys, button, timeout and repeat")
             }
         }
         guard let gesture else { throw fail(value.position, "this [[action]] has no gesture; gestures: \(registry.names)") }
         spec.gesture = gesture
-        guard let argv else { throw fail(value.position, "this [[action]] has no argv (a list of strings: the program and its arguments)") }
+        let commands = [argv, keys, button].compactMap { $0 }.sorted { $0.position < $1.position }
+        guard commands.count == 1 else {
+            if commands.isEmpty {
+                throw fail(value.position, "this [[action]] has no command; expected exactly one of argv (a list of strings: the program and its arguments), keys (a key chord) or button (a click)")
+            }
+            throw fail(commands[1].position, "this [[action]] has more than one of argv, keys and button; expected exactly one")
+        }
+        if let shell, argv == nil {
+            throw fail(shell.position, "shell applies to argv; keys and button run in the daemon, not in a shell")
+        }
+        if let keys {
+            spec.command = .keys(try keyChord(keys))
+        } else if let button {
+            let expected = "one of \(PointerButton.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))"
+            guard case let .string(s) = button.kind, let b = PointerButton(rawValue: s) else { throw wrong(button, "an action's button", expected) }
+            spec.command = .button(b)
+        } else if let argv {
+            spec.command = try command(argv, shell: shell.map { $0.kind == .bool(true) } ?? false)
+        }
+        if spec.repeatInterval != nil, let phase = spec.phase, phase != .changed {
+            throw fail(value.position, "this [[action]] has repeat and phase = \"\(phase)\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
+        }
+        return spec
+    }
+
+    /// Key names as the kernel spells them (KEY_LEFTMETA, BTN_LEFT…), EV_KEY codes only.
+    func keyChord(_ value: TOMLValue) throws(ConfigError) -> [UInt16] {
+        let expected = "a non-empty list of at most 8 key names as the kernel spells them, such as [\"KEY_LEFTMETA\", \"KEY_S\"]"
+        guard case let .array(items) = value.kind, !items.isEmpty, items.count <= 8 else { throw wrong(value, "an action's keys", expected) }
+        var codes: [UInt16] = []
+        for item in items {
+            guard case let .string(s) = item.kind else { throw wrong(item, "an action's keys", expected) }
+            guard let (type, code) = EventCodes.code(named: s), type == EventCodes.EV_KEY else {
+                throw wrong(item, "an action's keys", "a key name as the kernel spells them (KEY_A, KEY_LEFTMETA, BTN_LEFT…; linux/input-event-codes.h)")
+            }
+            guard !codes.contains(code) else { throw wrong(item, "an action's keys", "each key once in a chord") }
+            codes.append(code)
+        }
+        return codes
+    }
+
+    func command(_ argv: TOMLValue, shell: Bool) throws(ConfigError) -> ActionSpec.Command {
         if shell {
             guard case let .string(s) = argv.kind, !s.isEmpty else {
                 throw wrong(argv, "an action's argv with shell = true", "one non-empty string, the command for /bin/sh -c")
             }
-            spec.command = .shell(s)
+            return .shell(s)
         } else {
             let expected = "a non-empty list of strings (program, arguments…), run without a shell; write shell = true to run one string with /bin/sh -c"
             guard case let .array(items) = argv.kind, !items.isEmpty else { throw wrong(argv, "an action's argv", expected) }
@@ -247,11 +323,7 @@ struct ActionReader {
                 words.append(s)
             }
             guard !words[0].isEmpty else { throw wrong(items[0], "an action's argv", "a program name or path first") }
-            spec.command = .argv(words)
+            return .argv(words)
         }
-        if spec.repeatInterval != nil, let phase = spec.phase, phase != .changed {
-            throw fail(value.position, "this [[action]] has repeat and phase = \"\(phase)\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
-        }
-        return spec
     }
 }

@@ -29,8 +29,14 @@ public final class ActionRunner {
     /// Per action: the event time it last ran at (for `repeat`).
     var lastRun: [Timestamp?]
     var line = JSONWriter()
+    /// Where `keys` and `button` actions write (the daemon's uinput device), or nil when the
+    /// configuration has none.
+    let input: InputEventWriter?
+    /// Each open device's surface in mm (as its graph sees it), for a click's position.
+    var surfaces: [Int: Size] = [:]
 
-    /// Commands started, skipped at the cap, and killed at their timeout, since the start.
+    /// Actions started (commands, and input actions written), commands skipped at the cap, and
+    /// commands killed at their timeout, since the start.
     public private(set) var started = 0
     public private(set) var skipped = 0
     public private(set) var killed = 0
@@ -40,8 +46,10 @@ public final class ActionRunner {
     public var fileDescriptor: Int32 { watcher.fileDescriptor }
 
     public init(_ configuration: ActionConfiguration, environment: [String] = UnsafeProcess.currentEnvironment(),
+                input: InputEventWriter? = nil,
                 warn: @escaping (String) -> Void, now: @escaping () -> Timestamp = ChildWatcher.now) throws(SystemError) {
         self.configuration = configuration
+        self.input = input
         watcher = try ChildWatcher()
         baseEnvironment = environment.filter { !$0.hasPrefix("TOUCHLINE_") }
         self.warn = warn
@@ -58,12 +66,23 @@ public final class ActionRunner {
         lastRun = Array(repeating: nil, count: configuration.actions.count)
     }
 
-    /// Runs every action `event` matches (at most `maxRunning` at once).
+    /// Device `index` opened with a surface of `surface` mm (its graph's): where a click lands.
+    public func deviceOpened(_ index: Int, surface: Size) {
+        surfaces[index] = surface
+    }
+
+    /// Runs every action `event` matches (at most `maxRunning` commands at once; input actions
+    /// are written at once and do not count).
     public func handle(_ event: GestureEvent) {
         var environment: [String]?
         for (index, action) in configuration.actions.enumerated() where action.matches(event) {
             if let interval = action.repeatInterval, event.phase == .changed, let last = lastRun[index],
                event.time.microseconds - last.microseconds < interval.microseconds {
+                continue
+            }
+            if action.command.isInput {
+                writeInput(action, for: event)
+                lastRun[index] = event.time
                 continue
             }
             if children.count >= configuration.maxRunning {
@@ -76,6 +95,7 @@ public final class ActionRunner {
             switch action.command {
             case let .argv(words): argv = words
             case let .shell(command): argv = ["/bin/sh", "-c", command]
+            case .keys, .button: continue
             }
             do {
                 let pid = try UnsafeProcess.spawn(argv: argv, environment: environment ?? baseEnvironment)
@@ -88,6 +108,29 @@ public final class ActionRunner {
             }
         }
         rearm()
+    }
+
+    /// A chord or a click on the uinput device, in-process: no child, nothing to wait for.
+    func writeInput(_ action: ActionSpec, for event: GestureEvent) {
+        guard let input else {
+            warn("action (line \(action.line)): no uinput device to write to")
+            return
+        }
+        let frames: [[InputEvent]]
+        switch action.command {
+        case let .keys(codes): frames = InputActions.chord(codes)
+        case let .button(button):
+            // Unknown device (a test's event): its position is taken over a zero surface, the
+            // pointer's middle, rather than a guess.
+            frames = InputActions.click(button, at: event.position, surface: surfaces[event.device] ?? Size(width: 0, height: 0))
+        case .argv, .shell: return
+        }
+        do {
+            for frame in frames { try input.write(frame) }
+            started += 1
+        } catch {
+            warn("action (line \(action.line)): \(error)")
+        }
     }
 
     func environment(for event: GestureEvent) -> [String] {

@@ -71,6 +71,7 @@ extension LiveSession {
             devices[id] = device
             transforms[index] = setup.transform.map { ($0, setup.surface) }
             setups[index] = setup
+            sink.deviceOpened(index, surface: setup.surface)
         }
         reloadActions?(configuration.actions)
         sink.warn("reload: \(configPath ?? "the configuration"): reloaded")

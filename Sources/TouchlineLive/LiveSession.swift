@@ -163,6 +163,7 @@ public struct LiveSession {
         }
         if let transform = setup.transform { transforms[index] = (transform, setup.surface) }
         setups[index] = setup
+        sink.deviceOpened(index, surface: setup.surface)
         return Device(path: path, name: description.name, index: index, transform: setup.transform, surface: setup.surface)
     }
 

@@ -14,6 +14,12 @@ public protocol LiveSink: AnyObject {
     func rawEvent(_ event: InputEvent, deviceName: String) throws
     /// A line for the user; losing it must not lose the session's work.
     func warn(_ message: String)
+    /// Device `index` was opened; its graph's surface is `surface` mm (a click action's scale).
+    func deviceOpened(_ index: Int, surface: Size)
+}
+
+extension LiveSink {
+    public func deviceOpened(_ index: Int, surface: Size) {}
 }
 
 /// JSON Lines to a descriptor (schema v1, as `touchline replay` prints), warnings to standard

@@ -32,6 +32,10 @@ public final class SocketSink: LiveSink {
         try copy?.rawEvent(event, deviceName: deviceName)
     }
 
+    public func deviceOpened(_ index: Int, surface: Size) {
+        actions?.deviceOpened(index, surface: surface)
+    }
+
     public func warn(_ message: String) {
         // Warnings go to standard error whether or not events are copied to standard output.
         (copy ?? JSONLinesSink() as any LiveSink).warn(message)

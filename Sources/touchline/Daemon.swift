@@ -107,6 +107,8 @@ struct Daemon: ParsableCommand {
 
     func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration, drop: PrivilegeDrop?) throws {
         var source = source
+        // Before the socket: without /dev/uinput the daemon stops at once, naming the action.
+        let input = try Daemon.inputDevice(for: configuration.actions, config: config)
         let server: EventSocketServer
         do {
             server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))
@@ -118,7 +120,7 @@ struct Daemon: ParsableCommand {
         let sink = SocketSink(server: server, copy: stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil)
         // With a file, a runner even without actions: SIGHUP may bring some.
         if config != nil || !configuration.actions.actions.isEmpty {
-            let runner = try ActionRunner(configuration.actions, warn: { sink.warn($0) })
+            let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) })
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner
         }

@@ -64,7 +64,7 @@ import TouchlineGestures
             == "daemon.toml:3:8: found \"touch x; rm y\" for an action's argv; expected a non-empty list of strings (program, arguments…), run without a shell; write shell = true to run one string with /bin/sh -c")
         #expect(error("[[action]]\ngesture = \"tap\"\nshell = true\nargv = [\"a\", \"b\"]\n")
             == "daemon.toml:4:8: found an array for an action's argv with shell = true; expected one non-empty string, the command for /bin/sh -c")
-        #expect(error("[[action]]\ngesture = \"tap\"\n") == "daemon.toml:1:1: this [[action]] has no argv (a list of strings: the program and its arguments)")
+        #expect(error("[[action]]\ngesture = \"tap\"\n") == "daemon.toml:1:1: this [[action]] has no command; expected exactly one of argv (a list of strings: the program and its arguments), keys (a key chord) or button (a click)")
         #expect(error("[[action]]\nargv = [\"true\"]\n").hasPrefix("daemon.toml:1:1: this [[action]] has no gesture; gestures: tap, "))
         #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\ntimeout = -5\n")
             == "daemon.toml:4:11: found -5 for an action's timeout; expected a duration from 1 ms to 1 day: milliseconds, or a string with a unit (\"500ms\", \"2s\")")
@@ -73,10 +73,56 @@ import TouchlineGestures
         #expect(error("[[action]]\ngesture = \"pinch\"\nargv = [\"true\"]\nrepeat = 50\nphase = \"ended\"\n")
             == "daemon.toml:1:1: this [[action]] has repeat and phase = \"ended\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
         #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\ncommand = \"x\"\n")
-            == "daemon.toml:4:1: unknown action key 'command'; an action has gesture, phase, target, device, fingers, direction, argv, shell, timeout and repeat")
+            == "daemon.toml:4:1: unknown action key 'command'; an action has gesture, phase, target, device, fingers, direction, argv, shell, keys, button, timeout and repeat")
         #expect(error("[actions]\nmaxRunning = 0\n") == "daemon.toml:2:14: found 0 for actions.maxRunning; expected an integer from 1 to 256")
         #expect(error("action = 3\n") == "daemon.toml:1:10: found 3 for action; expected [[action]] sections (an array of tables)")
         // The graph's own errors are unchanged in the daemon's file.
         #expect(error("[[bogus]]\nx = 1\n") == "daemon.toml:1:1: unknown section [[bogus]]; expected [defaults], [[target]] or [[recognizer]]")
+    }
+
+    @Test func inputActionsReadKernelKeyNamesAndAButton() throws {
+        let config = try parse("""
+            [[action]]
+            gesture = "swipe"
+            direction = "up"
+            fingers = 3
+            keys = ["KEY_LEFTMETA", "KEY_S"]
+
+            [[action]]
+            gesture = "longPress"
+            phase = "began"
+            button = "right"
+
+            [[action]]
+            gesture = "pan"
+            repeat = 100
+            keys = ["BTN_MIDDLE"]
+            """)
+        #expect(config.actions.actions == [
+            ActionSpec(gesture: "swipe", fingers: 3, direction: .up, command: .keys([125, 31]), line: 1),
+            ActionSpec(gesture: "longPress", phase: .began, command: .button(.right), line: 7),
+            ActionSpec(gesture: "pan", command: .keys([0x112]), repeatInterval: Interval(microseconds: 100_000), line: 12),
+        ])
+        #expect(config.actions.inputActions.count == 3)
+        #expect(config.actions.actions.allSatisfy { $0.command.isInput })
+    }
+
+    @Test func inputActionMistakesNameTheirPlace() {
+        let tap = "[[action]]\ngesture = \"tap\"\n"
+        #expect(error(tap + "keys = [\"KEY_LEFTMETA\", \"KEY_SS\"]\n")
+            == "daemon.toml:3:25: found \"KEY_SS\" for an action's keys; expected a key name as the kernel spells them (KEY_A, KEY_LEFTMETA, BTN_LEFT…; linux/input-event-codes.h)")
+        // A name of another event type is not a key.
+        #expect(error(tap + "keys = [\"ABS_X\"]\n").hasPrefix("daemon.toml:3:9: found \"ABS_X\" for an action's keys; expected a key name"))
+        #expect(error(tap + "keys = []\n")
+            == "daemon.toml:3:8: found an array for an action's keys; expected a non-empty list of at most 8 key names as the kernel spells them, such as [\"KEY_LEFTMETA\", \"KEY_S\"]")
+        #expect(error(tap + "keys = \"KEY_A\"\n").hasPrefix("daemon.toml:3:8: found \"KEY_A\" for an action's keys; expected a non-empty list"))
+        #expect(error(tap + "keys = [\"KEY_A\", \"KEY_A\"]\n") == "daemon.toml:3:18: found \"KEY_A\" for an action's keys; expected each key once in a chord")
+        #expect(error(tap + "button = \"back\"\n") == "daemon.toml:3:10: found \"back\" for an action's button; expected one of \"left\", \"right\", \"middle\"")
+        #expect(error(tap + "button = \"right\"\nargv = [\"true\"]\n")
+            == "daemon.toml:4:8: this [[action]] has more than one of argv, keys and button; expected exactly one")
+        #expect(error(tap + "keys = [\"KEY_A\"]\nbutton = \"left\"\n")
+            == "daemon.toml:4:10: this [[action]] has more than one of argv, keys and button; expected exactly one")
+        #expect(error(tap + "shell = true\nbutton = \"left\"\n")
+            == "daemon.toml:3:9: shell applies to argv; keys and button run in the daemon, not in a shell")
     }
 }

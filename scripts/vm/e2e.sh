@@ -248,6 +248,132 @@ else
 fi
 cat $R/latency-summary.txt 2>/dev/null | sed 's/^/  /'
 
+# ---- the daemon (issue 15): evdev source, every touchscreen, events on --stdout and the socket
+D=$W/daemon; mkdir -p $D
+# Waits for the socket $1 of the daemon $2 (at most 20 s; not at all once the daemon is gone).
+wait_sock() { i=0; while [ ! -e "$1" ] && kill -0 "$2" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done; [ -e "$1" ]; }
+# Lines without times, device numbers and what is derived from times (velocities, durations):
+# the kernel stamps a live frame when the emulated CPU writes it, milliseconds off the file's.
+untimed() { sed -E -e 's/"time":[0-9.]*,"device":[0-9]*,//' -e 's/,"(vx|vy|velocity|scaleVelocity|rotationVelocity|duration)":-?[0-9.]+//g'; }
+# The K-th device the daemon opened (0, 1, …).
+of_device() { grep "\"device\":$2," "$1" | untimed; }
+# One device present before the daemon starts (tap.yml, waiting for the daemon's socket), the
+# others plugged in one after the other while it runs (hotplug through inotify on /dev/input).
+$T play --start-delay 0.3 --hold 0.3 --wait-for $D/go Recordings/tap.yml > $D/play0.node 2>$D/play0.err &
+PP=$!
+n0=$(node_of $D/play0.node)
+nice -n -10 $T daemon --stdout --socket $D/s.sock > $D/pub.jsonl 2>$D/pub.err &
+PD=$!
+wait_sock $D/s.sock $PD || { fail "daemon starts" "no socket: $(cat $D/pub.err)"; kill $PP; }
+nice -n -10 $T listen --socket $D/s.sock > $D/listen.jsonl 2>$D/listen.err &
+PC=$!
+# The first touch waits for listen's connection (accepted sockets carry the path in /proc/net/unix).
+i=0; while [ "$(grep -c "$D/s.sock" /proc/net/unix)" -lt 2 ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.3; touch $D/go
+wait $PP
+k=1
+for f in pinch.yml two-finger-swipe-down.yml swipe-left.yml; do
+    $T play --start-delay 0.5 --hold 0.3 Recordings/$f > $D/play$k.node 2>$D/play$k.err
+    k=$((k + 1))
+done
+# Unplug mid-gesture: long-press.yml's finger is down from 0.04 s to 0.84 s and its long press
+# began at 0.54 s; the device goes at 0.7 s after the first event.
+$T play --start-delay 0.5 --unplug-at 0.7 Recordings/long-press.yml > $D/play$k.node 2>$D/play$k.err
+unplugged=$k
+sleep 0.5
+kill -0 $PD 2>/dev/null; alive=$?
+# It carries on: one more device after the unplug is still used.
+k=$((k + 1))
+$T play --start-delay 0.5 --hold 0.3 Recordings/double-tap.yml > $D/play$k.node 2>$D/play$k.err
+after=$k
+sleep 0.5
+kill -TERM $PD; wait $PD; sd=$?
+wait $PC; sc=$?
+check "daemon: SIGTERM exits 0" $sd "exit $sd: $(tail -3 $D/pub.err)"
+k=0
+for f in tap.yml pinch.yml two-finger-swipe-down.yml swipe-left.yml; do
+    $T replay Recordings/$f > $D/replay$k.jsonl 2>&1
+    of_device $D/pub.jsonl $k > $D/live$k; untimed < $D/replay$k.jsonl > $D/want$k
+    what="daemon on a uinput touchscreen ($( [ $k = 0 ] && echo "present at start" || echo "hotplugged" )) publishes replay's lines, times and velocities aside ($f)"
+    if [ -s $D/want$k ] && cmp -s $D/live$k $D/want$k; then
+        pass "$what"
+    else
+        # Playback under emulation can be late by milliseconds (velocities, and near a threshold a
+        # decision): an equal list of decisions is a WARN, not a FAIL, as for `run` above.
+        grep "\"device\":$k," $D/pub.jsonl > $D/live$k.jsonl
+        decisions $D/live$k.jsonl > $D/a$k; decisions $D/replay$k.jsonl > $D/b$k
+        if [ -s $D/b$k ] && cmp -s $D/a$k $D/b$k; then
+            echo "WARN $what: same decisions, values differ: $(diff $D/live$k $D/want$k | head -2 | tr '\n' ' ')"
+            pass "$what: same decisions"
+        else
+            fail "$what" "$(diff $D/live$k $D/want$k | head -4 | tr '\n' ' ')"
+        fi
+    fi
+    k=$((k + 1))
+done
+cmp -s $D/listen.jsonl $D/pub.jsonl && [ -s $D/listen.jsonl ]; check "daemon: touchline listen gets the same lines as --stdout ($(wc -l < $D/listen.jsonl) lines, listen exit $sc)" $? "$(diff $D/listen.jsonl $D/pub.jsonl | head -4 | tr '\n' ' ')"
+grep "\"device\":$unplugged," $D/pub.jsonl > $D/unplug.jsonl
+grep -q '"gesture":"longPress","phase":"began"' $D/unplug.jsonl && grep -q '"gesture":"longPress","phase":"cancelled"' $D/unplug.jsonl \
+    && ! grep -q '"gesture":"longPress","phase":"ended"' $D/unplug.jsonl
+check "daemon: unplug mid-long-press gives cancelled" $? "$(decisions $D/unplug.jsonl | tr '\n' ';') $(cat $D/play$unplugged.err)"
+[ $alive = 0 ] && grep -q "\"device\":$after,\"gesture\":\"tap\"" $D/pub.jsonl
+check "daemon: after the unplug it keeps running and uses the next device" $? "alive $alive; $(grep -c "\"device\":$after," $D/pub.jsonl) events of device $after"
+
+# ---- the daemon's input actions: a long press as a right click on its uinput device
+cat > $D/click.toml <<'TOML'
+[[action]]
+gesture = "longPress"
+phase = "began"
+button = "right"
+TOML
+$T play --start-delay 0.3 --hold 0.3 --wait-for $D/click.ready Recordings/long-press.yml > $D/click.node 2>$D/click.play.err &
+PP=$!
+node_of $D/click.node > /dev/null
+nice -n -10 $T daemon --config $D/click.toml --socket $D/c.sock > $D/click.jsonl 2>$D/click.err &
+PD=$!
+wait_sock $D/c.sock $PD || { fail "daemon with button action starts" "no socket: $(cat $D/click.err)"; kill $PP; }
+# The daemon's device, found by its name in /proc/bus/input/devices.
+vnode=$(awk '/^N: Name="Touchline virtual input"/ {f = 1} f && /^H: / {sub("Handlers=", ""); for (i = 2; i <= NF; i++) if ($i ~ /^event[0-9]+$/) print "/dev/input/" $i; f = 0}' /proc/bus/input/devices | head -n1)
+udevadm settle -t 10
+udevadm info --query=property --name="$vnode" > $D/vnode.udev 2>&1
+$T record --ready-file $D/click.ready -o $D/click.yml "$vnode" 2>$D/click.rec.err &
+PR=$!
+wait $PP
+sleep 0.5
+kill -TERM $PR; wait $PR
+kill -TERM $PD; wait $PD; sd=$?
+grep -E 'ABS_X|ABS_Y|BTN_RIGHT' $D/click.yml | sed 's/.*# //' > $D/click.events
+echo "  virtual device $vnode: $(grep -E 'ID_INPUT_MOUSE|ID_INPUT_TOUCHSCREEN|ID_INPUT_KEY=' $D/vnode.udev | tr '\n' ' ')"
+sed 's/^/  /' $D/click.events
+# Expected: the pointer moved, then BTN_RIGHT pressed and released, nothing else.
+sed -E 's/ +/ /g' $D/click.events | awk '{print $3, ($3 ~ /BTN/ ? $4 : "v")}' | tr '\n' ' ' > $D/click.seq
+[ $sd = 0 ] && [ "$(cat $D/click.seq)" = "ABS_X v ABS_Y v BTN_RIGHT 1 BTN_RIGHT 0 " ]
+check "daemon: a long press with button = \"right\" clicks BTN_RIGHT on $vnode, after moving its pointer" $? "daemon exit $sd; seen: $(cat $D/click.seq); $(tail -3 $D/click.err) $(tail -2 $D/click.rec.err)"
+# Where: long-press.yml holds its finger at (150, 90) mm on a 217 × 135.6 mm surface.
+x=$(sed -E -n 's/.*ABS_X +([0-9]+).*/\1/p' $D/click.events | head -n1); y=$(sed -E -n 's/.*ABS_Y +([0-9]+).*/\1/p' $D/click.events | head -n1)
+awk -v x="${x:-0}" -v y="${y:-0}" 'BEGIN { ex = 150 / 217 * 32767; ey = 90 / 135.6 * 32767; exit !((x - ex) ^ 2 < 2500 && (y - ey) ^ 2 < 2500) }'
+check "daemon: the click is at the gesture's position ($x, $y of 32767)" $? "expected about $(awk 'BEGIN { printf "%d, %d", 150 / 217 * 32767, 90 / 135.6 * 32767 }')"
+
+# ---- rotation 90 (the [[device]] section: branch `devices`): swipe-left.yml reported as up
+# (native (x, y) -> (H - y, x): x decreasing becomes y decreasing).
+cat > $D/rot.toml <<'TOML'
+[[device]]
+match.name = "Touchline Synthetic Touchscreen"
+rotation = 90
+TOML
+$T play --start-delay 0.5 --hold 0.3 --wait-for $D/r.sock Recordings/swipe-left.yml > $D/rot.node 2>$D/rot.play.err &
+PP=$!
+node_of $D/rot.node > /dev/null
+nice -n -10 $T daemon --config $D/rot.toml --stdout --socket $D/r.sock > $D/rot.jsonl 2>$D/rot.err &
+PD=$!
+# On a branch without [[device]] the daemon refuses the file: its player must not wait forever.
+wait_sock $D/r.sock $PD || kill $PP
+wait $PP
+sleep 0.5
+kill -TERM $PD 2>/dev/null; wait $PD
+grep -q '"gesture":"swipe".*"direction":"up"' $D/rot.jsonl
+check "daemon: rotation = 90 turns a swipe left into a swipe up (needs branch devices)" $? "$(grep '"swipe"' $D/rot.jsonl | head -2) $(head -3 $D/rot.err)"
+
 rm -rf $R/work; cp -r $W $R/work
 echo "== e2e: $fails failure(s)"
 exit $fails

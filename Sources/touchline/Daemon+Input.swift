@@ -1,0 +1,20 @@
+// The daemon's one virtual uinput device, made only when the configuration has input actions
+// (`keys`, `button`; docs/live.md#input-actions).
+import TouchlineGestures
+import TouchlineInput
+import TouchlineLive
+
+extension Daemon {
+    /// The uinput device `actions` need, or nil when they have no input action. A kernel without
+    /// uinput, or no permission on /dev/uinput, is an unusable output (exit 73), named by the
+    /// first input action's line.
+    static func inputDevice(for actions: ActionConfiguration, config: String?) throws -> UInputDevice? {
+        guard let description = InputActions.description(for: actions), let first = actions.inputActions.first else { return nil }
+        do {
+            return try UInputDevice(description: description)
+        } catch {
+            let kind = if case .button = first.command { "button" } else { "keys" }
+            throw CLIError.output("\(config ?? "the configuration"):\(first.line): this [[action]] (\(kind)) writes through uinput, which is not usable: \(error) (load the uinput module, and give the daemon write access to /dev/uinput)")
+        }
+    }
+}

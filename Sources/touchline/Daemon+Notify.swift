@@ -95,6 +95,9 @@ struct NotifyingSource<Base: DaemonSource>: DaemonSource {
         try base.watch(fd, onReadable: onReadable)
     }
 
+    /// The wrapped source's numbering (a trace's devices keep the trace's numbers).
+    var numbersDevices: Bool { base.numbersDevices }
+
     mutating func start(_ deliver: (SourceEvent) throws -> Void) throws {
         var count = devices
         try base.start { event in

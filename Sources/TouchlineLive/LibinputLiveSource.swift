@@ -12,6 +12,10 @@ public struct LibinputLiveSource: LiveSource {
     var sawDevice = false
     /// Reused between dispatches: no allocation per wake.
     var batch: [LibinputSource.Event] = []
+    /// Other descriptors the loop watches (the daemon's socket, its actions' runner), each
+    /// with its own token from `serviceToken` on.
+    static let serviceToken: UInt64 = 2
+    var services: [() throws -> Void] = []
 
     /// `paths` empty: the udev `seat`, with hotplug.
     public init(paths: [String], seat: String) throws {
@@ -20,6 +24,13 @@ public struct LibinputLiveSource: LiveSource {
         self.paths = paths
         try loop.watch(source.fileDescriptor, token: 0)
         if source.monitorDescriptor >= 0 { try loop.watch(source.monitorDescriptor, token: 1) }
+    }
+
+    /// Watches `fd` beside libinput's descriptor (one thread, one wait): `onReadable` runs when
+    /// it is ready, between frames (as EvdevLiveSource.watch).
+    public mutating func watch(_ fd: Int32, onReadable: @escaping () throws -> Void) throws {
+        try loop.watch(fd, token: Self.serviceToken + UInt64(services.count))
+        services.append(onReadable)
     }
 
     mutating func pump(_ deliver: (SourceEvent) throws -> Void) throws {
@@ -52,6 +63,9 @@ public struct LibinputLiveSource: LiveSource {
         if !paths.isEmpty && sawDevice && live.isEmpty { return .exhausted }
         try loop.setDeadline(deadline)
         switch try loop.wait() {
+        case .readable(let token) where token >= Self.serviceToken:
+            if token - Self.serviceToken < UInt64(services.count) { try services[Int(token - Self.serviceToken)]() }
+            return .input
         case .readable:
             try pump(deliver)
             return .input

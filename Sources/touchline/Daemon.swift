@@ -37,8 +37,11 @@ struct Daemon: ParsableCommand {
     @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
     var stdout = false
 
-    @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen, hotplug) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|trace:FILE"))
+    @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen through libevdev, hotplug by inotify; pressure and touch size), libinput (the udev seat through libinput, hotplug by udev; no pressure) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|libinput|trace:FILE"))
     var source = "evdev"
+
+    @Option(help: "With --source libinput, the udev seat.")
+    var seat = "seat0"
 
     @Option(help: "With --source trace:FILE, how many times faster than recorded to play it.")
     var speed: Double = 1
@@ -59,9 +62,10 @@ struct Daemon: ParsableCommand {
 
     func validate() throws {
         if format.isText && !stdout { throw ValidationError("--format text applies to --stdout (the socket always carries JSON Lines)") }
-        if source != "evdev" && tracePath == nil {
-            throw ValidationError("--source: expected evdev or trace:FILE, found \"\(source)\"")
+        if source != "evdev" && source != "libinput" && tracePath == nil {
+            throw ValidationError("--source: expected evdev, libinput or trace:FILE, found \"\(source)\"")
         }
+        if source != "libinput" && seat != "seat0" { throw ValidationError("--seat applies to --source libinput") }
         if tracePath == "" { throw ValidationError("--source trace: needs a file, as trace:FILE") }
         if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number, found \(speed)") }
         if !(startDelay >= 0 && startDelay.isFinite) { throw ValidationError("--start-delay must not be negative, found \(startDelay)") }
@@ -98,6 +102,9 @@ struct Daemon: ParsableCommand {
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
             try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, configuration, drop: drop)
+        } else if source == "libinput" {
+            // libinput resyncs internally after a SYN_DROPPED and never passes one on.
+            try serve(NotifyingSource(try LibinputLiveSource(paths: [], seat: seat), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
@@ -143,3 +150,4 @@ protocol DaemonSource: LiveSource {
 
 extension EvdevLiveSource: DaemonSource {}
 extension TraceLiveSource: DaemonSource {}
+extension LibinputLiveSource: DaemonSource {}

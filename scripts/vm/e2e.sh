@@ -372,7 +372,20 @@ wait $PP
 sleep 0.5
 kill -TERM $PD 2>/dev/null; wait $PD
 grep -q '"gesture":"swipe".*"direction":"up"' $D/rot.jsonl
-check "daemon: rotation = 90 turns a swipe left into a swipe up (needs branch devices)" $? "$(grep '"swipe"' $D/rot.jsonl | head -2) $(head -3 $D/rot.err)"
+check "daemon: rotation = 90 turns a swipe left into a swipe up" $? "$(grep '"swipe"' $D/rot.jsonl | head -2) $(head -3 $D/rot.err)"
+
+# ---- the daemon on the libinput source (the udev seat): a tap played after it started
+# (hotplug through udev) is published as replay prints it, times and velocities aside.
+nice -n -10 $T daemon --source libinput --stdout --socket $D/l.sock > $D/li.jsonl 2>$D/li.err &
+PD=$!
+wait_sock $D/l.sock $PD
+$T play --start-delay 0.5 --hold 0.3 Recordings/tap.yml > $D/li.node 2>$D/li.play.err
+sleep 0.5
+kill -TERM $PD 2>/dev/null; wait $PD; sd=$?
+$T replay Recordings/tap.yml | untimed > $D/li.want
+untimed < $D/li.jsonl > $D/li.got
+[ $sd = 0 ] && [ -s $D/li.want ] && cmp -s $D/li.got $D/li.want
+check "daemon --source libinput publishes replay's lines for a hotplugged device (tap.yml)" $? "exit $sd; $(diff $D/li.got $D/li.want | head -4 | tr '\n' ' ') $(tail -3 $D/li.err)"
 
 rm -rf $R/work; cp -r $W $R/work
 echo "== e2e: $fails failure(s)"

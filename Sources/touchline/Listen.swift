@@ -20,8 +20,15 @@ struct Listen: ParsableCommand {
             daemon refuses (an unknown gesture name): its error on stderr, exit 64.
             """)
 
-    @Option(help: ArgumentHelp("The event socket's path. Default: $XDG_RUNTIME_DIR/touchline.sock, else /run/touchline.sock.", valueName: "path"))
+    @Option(help: ArgumentHelp("The event socket's path. Default: the first that exists of $XDG_RUNTIME_DIR/touchline.sock (a user's daemon), /run/touchline/touchline.sock (the systemd unit's) and /run/touchline.sock.", valueName: "path"))
     var socket: String?
+
+    /// Where a daemon listens when --socket is not given: a user's own daemon first, then the
+    /// packaged service's (packaging/touchline.service), then the daemon's root default.
+    static func defaultSocket(environment: [String: String]) -> String {
+        let candidates = [EventSocketServer.defaultPath(environment: environment), "/run/touchline/touchline.sock", "/run/touchline.sock"]
+        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
+    }
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these gestures (names as in the events, e.g. tap pinch). Default: every gesture.", valueName: "gesture"))
     var subscribe: [String] = []
@@ -33,7 +40,7 @@ struct Listen: ParsableCommand {
     }
 
     func listen() throws {
-        let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
+        let path = socket ?? Listen.defaultSocket(environment: ProcessInfo.processInfo.environment)
         let fd = try connectSocket(path)
         defer { close(fd) }
         let message = try JSONSerialization.data(withJSONObject: ["subscribe": subscribe], options: [.withoutEscapingSlashes])

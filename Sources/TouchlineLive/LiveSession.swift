@@ -63,6 +63,8 @@ public struct LiveSession {
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measuresLatency = false
     public private(set) var latencies: [Int64] = []
+    /// `daemon --measure`: a frame's SYN_REPORT to its events written (LatencyProbe.swift).
+    public var latencyProbe: LatencyProbe?
 
     /// Open devices by the source's number.
     public internal(set) var devices: [Int: Device] = [:]
@@ -183,6 +185,7 @@ public struct LiveSession {
             origin = first
             event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
         }
+        if let latencyProbe, event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { latencyProbe.frameRead() }
         defer {
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
         }
@@ -284,6 +287,7 @@ public struct LiveSession {
     }
 
     mutating func recordLatency(since kernelTime: Timestamp) {
+        latencyProbe?.frameDone()
         guard measuresLatency else { return }
         latencies.append((clock.now() - kernelTime).microseconds)
     }

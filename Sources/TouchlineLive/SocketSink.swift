@@ -12,6 +12,8 @@ public final class SocketSink: LiveSink {
     let copy: (any LiveSink)?
     /// The `[[action]]`s every event is matched against, or nil.
     public var actions: ActionRunner?
+    /// `daemon --measure`: told when each event has gone to the sockets.
+    public var latencyProbe: LatencyProbe?
 
     public init(server: EventSocketServer, copy: (any LiveSink)? = nil) {
         self.server = server
@@ -20,6 +22,7 @@ public final class SocketSink: LiveSink {
 
     public func gesture(_ event: GestureEvent) throws {
         try server.publish(event)
+        latencyProbe?.eventWritten()
         try copy?.gesture(event)
         actions?.handle(event)
     }

@@ -49,6 +49,13 @@ struct Daemon: ParsableCommand {
     @Option(help: "With --source trace:FILE, seconds to wait before the first event (so clients can connect).")
     var startDelay: Double = 0
 
+    @Option(help: "With --source trace:FILE, play it this many times, each copy one second after the last (for soaks: docs/performance.md).")
+    var loop = 1
+
+    /// Hidden: print the in-process latency histogram (docs/performance.md) to stderr at exit.
+    @Flag(help: .hidden)
+    var measure = false
+
     @Option(help: ArgumentHelp("Only check a configuration: print \"FILE: ok\" and exit 0, or its error and exit 65. Opens no device and no socket.", valueName: "file.toml"))
     var checkConfig: String?
 
@@ -69,9 +76,11 @@ struct Daemon: ParsableCommand {
         if tracePath == "" { throw ValidationError("--source trace: needs a file, as trace:FILE") }
         if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number, found \(speed)") }
         if !(startDelay >= 0 && startDelay.isFinite) { throw ValidationError("--start-delay must not be negative, found \(startDelay)") }
-        if tracePath == nil && (speed != 1 || startDelay != 0) {
-            throw ValidationError("--speed and --start-delay apply to --source trace:FILE")
+        if tracePath == nil && (speed != 1 || startDelay != 0 || loop != 1) {
+            throw ValidationError("--speed, --start-delay and --loop apply to --source trace:FILE")
         }
+        if loop < 1 { throw ValidationError("--loop must be at least 1, found \(loop)") }
+        if loop > 1 && tracePath == "-" { throw ValidationError("--loop needs a file it can read again, not standard input") }
     }
 
     func run() throws {
@@ -96,9 +105,9 @@ struct Daemon: ParsableCommand {
         let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
-            var trace = try TraceFile.open(tracePath, input: input)
+            var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
             let source = try TraceLiveSource(
-                name: trace.displayName, speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
+                name: TraceFile.displayName(tracePath), speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
             try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, configuration, drop: drop)
@@ -134,6 +143,10 @@ struct Daemon: ParsableCommand {
         // Actions still running at the end get SIGTERM, then SIGKILL: none outlives the daemon.
         defer { sink.actions?.finish() }
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
+        let probe = measure ? LatencyProbe() : nil
+        sink.latencyProbe = probe
+        session.latencyProbe = probe
+        defer { if let probe { FileHandle.standardError.write(Data((probe.summary + "\n").utf8)) } }
         Daemon.configure(&session, configuration, path: config, runner: sink.actions)
         session.clientTargets = server.clientTargets
         try session.start(&source)

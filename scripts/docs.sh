@@ -8,6 +8,11 @@
 #   docc preview .build/docs/catalogs/TouchlineGestures.docc \
 #       --additional-symbol-graph-dir .build/docs/graphs/TouchlineGestures   # browse one locally
 #
+# Why no plugin: swift-docc-plugin 1.5.0 would be a dependency of the main package, resolved by
+# every adopter, and its first `generate-documentation` took 33 s here for a one-file package
+# (resolve 3 s; 2026-11-24) before documenting anything; this script adds nothing to the
+# package and takes about 20-30 s after `swift build --build-tests`.
+#
 # The TouchlineGestures catalog gets docs/events.md as its EventSchema article here, at build
 # time, so that the schema has one text (docs/events.md) and the article never lags behind it.
 set -euo pipefail

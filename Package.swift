@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
         .library(name: "TouchlineGestures", targets: ["TouchlineGestures"]),
         .library(name: "TouchlineTesting", targets: ["TouchlineTesting"]),
+        .library(name: "TouchlineInput", targets: ["TouchlineInput"]),
         .library(name: "TouchlineLive", targets: ["TouchlineLive"]),
     ],
     dependencies: [

@@ -1,7 +1,8 @@
 // swift-tools-version: 6.1
 // libFuzzer targets: the trace readers, one per format; the config parser; the whole replay
 // pipeline (reader, assembler, graph, JSON); and a parsed config built into a graph and driven
-// by a touch script; and the event socket's client messages. Build and run with scripts/fuzz.sh
+// by a touch script; the daemon's configuration (devices, actions) applied to a script; and the
+// event socket's client messages. Build and run with scripts/fuzz.sh
 // (swift build -c release --sanitize=fuzzer --package-path Fuzz).
 import Foundation
 import PackageDescription
@@ -30,6 +31,7 @@ let package = Package(
         fuzzTarget("FuzzConfig", ["TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzReplay", ["TouchlineTrace", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzGraphConfig", ["TouchlineTesting", "TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzDaemonConfig", ["TouchlineTesting", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzSocketMessage", ["TouchlineLive", "TouchlineGestures", "TouchlineCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -126,6 +126,10 @@ def main():
     for name, data in configs:
         corpus.add("FuzzConfig", name, data)
         corpus.add("FuzzGraphConfig", name, data)
+        corpus.add("FuzzDaemonConfig", name, data)
+    # The daemon's own: the packaged example (every key) and the TOML blocks of docs/live.md
+    # (already among the docs' blocks above).
+    corpus.add("FuzzDaemonConfig", "packaging-daemon.toml", read(os.path.join(REPO, "packaging/daemon.toml")))
     # Every TOML file of toml-test (valid and invalid, 1.0 and 1.1) for the parser, under a
     # name made from its path, as the suite repeats file names.
     if toml_test and os.path.isdir(toml_test):

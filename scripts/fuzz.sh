@@ -4,6 +4,8 @@
 #   FuzzReplay       the whole of `touchline replay` (reader, assemblers, graphs, JSON) on any bytes
 #   FuzzConfig       the config parser (and building the graph)
 #   FuzzGraphConfig  a config that parses, built and driven through a touch script
+#   FuzzDaemonConfig  the daemon's config ([[device]] globs, rotation and calibration applied,
+#                    the graph on the turned frames, [[action]] matching)
 #   FuzzSocketMessage  a client's line on the event socket (TouchlineLive's ClientMessageParser)
 # Seeds come from the shared traces, Recordings/, the docs' and tests' configs and toml-test's
 # files (scripts/fuzz-seeds.py). The corpus (seeds and what the fuzzer found) is kept in
@@ -19,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 
-all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzSocketMessage)
+all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzDaemonConfig FuzzSocketMessage)
 budget=${1:-1000000}
 shift || true
 targets=("$@")

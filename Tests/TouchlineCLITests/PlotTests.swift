@@ -1,0 +1,147 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// `touchline plot` on the bundled recordings and three shared traces (issue 16, acceptance 1):
+/// each SVG is well-formed XML, holds one path per contact and one bar per continuous gesture
+/// (counted against `replay`'s frames and events), names its gestures, converts to PNG with
+/// rsvg-convert, and is the same bytes on a second run.
+@Suite struct PlotTests {
+    /// (trace, configuration) pairs: every bundled recording with its .toml when it has one.
+    static let recordings: [(String, String?)] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: Paths.recordings.path)) ?? []
+        return names.filter { $0.hasSuffix(".yml") }.sorted().map { name in
+            let toml = Paths.recordings.appendingPathComponent(String(name.dropLast(4)) + ".toml").path
+            return (Paths.recordings.appendingPathComponent(name).path, FileManager.default.fileExists(atPath: toml) ? toml : nil)
+        }
+    }()
+
+    static let sharedTraces = [
+        "evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events",
+        "evemu-devices/Wacom ISDv4 E6 Finger.double-center-circle.events",
+        "xorg-integration-tests/n4.events",
+    ]
+
+    @Test func bundledRecordingsHaveTheirFullPicture() throws {
+        #expect(Self.recordings.count >= 14)
+        for (trace, config) in Self.recordings { try checkPlot(trace, config: config) }
+    }
+
+    @Test(arguments: sharedTraces)
+    func sharedTraceHasItsFullPicture(_ relative: String) throws {
+        try checkPlot(Paths.trace(relative), config: nil)
+    }
+
+    /// What the SVG holds, as an XML parser sees it.
+    final class Census: NSObject, XMLParserDelegate {
+        var contacts = 0, bars = 0, ticks = 0
+        var text = ""
+        var inText = false
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            switch (name, attributes["class"]) {
+            case ("path", "contact"): contacts += 1
+            case ("rect", "bar"): bars += 1
+            case ("line", "tick"): ticks += 1
+            default: break
+            }
+            inText = name == "text" || name == "title"
+        }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { if inText { text += string } }
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            inText = false
+            text += "\n"
+        }
+    }
+
+    func checkPlot(_ trace: String, config: String?, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let svg = dir.appendingPathComponent("plot.svg").path
+        let extra = config.map { ["--config", $0] } ?? []
+        let result = try touchline(arguments: ["plot", trace, "-o", svg] + extra)
+        try #require(result.status == 0, "plot \(trace): \(result.stderr)", sourceLocation: sourceLocation)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: svg))
+
+        // What replay says: its events and its frames' contacts.
+        let events = try touchline(arguments: ["replay", trace] + extra).lines.map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        var contacts = Set<String>()
+        for line in try touchline(arguments: ["replay", "--frames", trace]).lines {
+            let frame = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            for contact in frame["contacts"] as? [[String: Any]] ?? [] {
+                contacts.insert("\(frame["device"] ?? 0)/\(contact["id"] ?? -1)")
+            }
+        }
+        let began = events.filter { $0["phase"] as? String == "began" }.count
+        let recognized = events.filter { $0["phase"] as? String == "recognized" }.count
+
+        let parser = XMLParser(data: bytes)
+        let census = Census()
+        parser.delegate = census
+        #expect(parser.parse(), "\(trace): not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "")", sourceLocation: sourceLocation)
+        #expect(census.contacts == contacts.count, "\(trace): one path per contact", sourceLocation: sourceLocation)
+        #expect(census.bars == began, "\(trace): one bar per continuous gesture", sourceLocation: sourceLocation)
+        #expect(census.ticks == recognized, "\(trace): one tick per discrete gesture", sourceLocation: sourceLocation)
+        for name in Set(events.compactMap { $0["gesture"] as? String }) {
+            #expect(census.text.contains(name), "\(trace): the gesture \(name) is named", sourceLocation: sourceLocation)
+        }
+
+        let png = dir.appendingPathComponent("plot.png").path
+        let converted = try run("/usr/bin/rsvg-convert", [svg, "-o", png])
+        #expect(converted.status == 0 && converted.stderr.isEmpty, "\(trace): rsvg-convert: \(converted.stderr) (install librsvg2-bin: scripts/setup.sh)", sourceLocation: sourceLocation)
+        #expect(FileManager.default.fileExists(atPath: png), sourceLocation: sourceLocation)
+
+        let again = try touchline(arguments: ["plot", trace, "-o", "-"] + extra)
+        #expect(again.stdout == String(decoding: bytes, as: UTF8.self), "\(trace): the same bytes on a second run (and on standard output)", sourceLocation: sourceLocation)
+    }
+
+    /// Without -o the picture is FILE's base name with .svg, in the current directory.
+    @Test func defaultOutputIsBesideTheCallerNamedAfterTheTrace() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = ["plot", Paths.recordings.appendingPathComponent("pinch.yml").path]
+        process.currentDirectoryURL = dir
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("pinch.svg").path))
+    }
+
+    /// --from/--to draw a window: the two-finger tap recording's tap is after 0.05 s, so a
+    /// window before it has no tick; hostile values are usage errors that name the option.
+    @Test func windowAndBadOptions() throws {
+        let pinch = Paths.recordings.appendingPathComponent("pinch.yml").path
+        let early = try touchline("plot", pinch, "-o", "-", "--to", "0.01")
+        #expect(early.status == 0, "\(early.stderr)")
+        #expect(!early.stdout.contains("<rect class=\"bar\""), "the pinch begins after 0.01 s")
+        let whole = try touchline("plot", pinch, "-o", "-")
+        #expect(whole.stdout.contains("<rect class=\"bar\""))
+
+        let backwards = try touchline("plot", pinch, "-o", "-", "--from", "2", "--to", "1")
+        #expect(backwards.status == 64 && backwards.stderr.contains("--to"), "\(backwards.stderr)")
+        let negative = try touchline("plot", pinch, "-o", "-", "--from", "-1")
+        #expect(negative.status == 64 && negative.stderr.contains("--from"), "\(negative.stderr)")
+        let absent = try touchline("plot", pinch, "-o", "-", "--device", "3")
+        #expect(absent.status == 64 && absent.stderr.contains("--device 3"), "\(absent.stderr)")
+        #expect(absent.stdout.isEmpty)
+    }
+
+    /// The picture never replaces its own trace.
+    @Test func outputIsNeverTheTrace() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("tap.yml")
+        try FileManager.default.copyItem(at: Paths.recordings.appendingPathComponent("tap.yml"), to: copy)
+        let before = try Data(contentsOf: copy)
+        let result = try touchline("plot", copy.path, "-o", copy.path)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(try Data(contentsOf: copy) == before)
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineTrace
 
 struct Plot: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -120,6 +121,7 @@ struct Plot: ParsableCommand {
         var inputs = [file]
         if let config { inputs.append(config) }
         if let desc = input.desc { inputs.append(desc) }
+        inputs += TraceReader.descriptionCandidates(forEventsPath: file)
         let sink = try FileByteSink(path: outputPath, inputs: inputs)
         var writer = sink
         try writer.write(plot.svg(file: trace.displayName))

@@ -145,3 +145,30 @@ import Testing
         #expect(try Data(contentsOf: copy) == before)
     }
 }
+
+/// The README's picture is what its command makes today (run from the repository root, as the
+/// README gives it), so a change to the plot cannot leave a stale picture behind.
+@Suite struct PlotReadmePictureTests {
+    @Test func readmePictureIsCurrent() throws {
+        let readme = try String(contentsOf: Paths.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let command = try #require(readme.split(separator: "\n").first { $0.hasPrefix("touchline plot Recordings/") })
+        #expect(readme.contains("](docs/images/drag-two-items.svg)"))
+        var arguments = command.split(separator: " ").dropFirst().map(String.init)
+        let o = try #require(arguments.firstIndex(of: "-o"))
+        let picture = arguments[o + 1]
+        arguments[o + 1] = "-"
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = Paths.root
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let made = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let committed = try Data(contentsOf: Paths.root.appendingPathComponent(picture))
+        #expect(made == committed, "regenerate it: \(command)")
+    }
+}

@@ -173,10 +173,10 @@ extension TracePlot {
             outline = [Point(x: p.x, y: p.y - h), Point(x: p.x + h, y: p.y), Point(x: p.x, y: p.y + h), Point(x: p.x - h, y: p.y)]
         }
         let title = "device \(track.device) contact \(track.id.raw): down \(seconds(track.down)) s, "
-            + "\(track.cancelled ? "cancelled" : "up") \(seconds(track.up)) s, \(track.samples.count) frames, \(points.count) points drawn"
+            + "\(track.cancelled ? "cancelled" : track.lifted ? "up" : "still down at the end,") \(seconds(track.up)) s, \(track.samples.count) frames, \(points.count) points drawn"
         w.polygon(outline, class: "contact", fill: colour, title: title)
         if firstSample.time == track.down { w.circle(map(firstSample.position), radius: 3.5, class: "down", colour: colour, fill: colour) }
-        if lastSample.time == track.up {
+        if track.lifted && lastSample.time == track.up {
             let p = map(lastSample.position)
             if track.cancelled {
                 w.line(from: Point(x: p.x - 3, y: p.y - 3), to: Point(x: p.x + 3, y: p.y + 3), class: "up", stroke: colour)

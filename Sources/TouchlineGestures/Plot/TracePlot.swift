@@ -62,6 +62,8 @@ public struct TracePlot: Sendable {
         var ordinal: Int
         var samples: [Sample] = []
         var cancelled = false
+        /// False while the contact is down: at the end of a trace, it has no end mark.
+        var lifted = false
         var down: Timestamp { samples.first?.time ?? .zero }
         var up: Timestamp { samples.last?.time ?? .zero }
     }
@@ -122,6 +124,7 @@ public struct TracePlot: Sendable {
                 time: frame.time, position: contact.position, pressure: contact.pressure?.value, major: contact.touchMajor?.value))
             if contact.phase.isFinal {
                 tracks[k].cancelled = contact.phase == .cancelled
+                tracks[k].lifted = true
                 live[key] = nil
             }
         }

@@ -98,6 +98,26 @@ import Testing
         #expect(again.stdout == String(decoding: bytes, as: UTF8.self), "\(trace): the same bytes on a second run (and on standard output)", sourceLocation: sourceLocation)
     }
 
+    /// A trace of two devices: a panel each, with the whole trace's paths and bars; `--device 1`
+    /// draws device 1's panel only, with its own events (all devices are still replayed).
+    @Test func severalDevicesGetAPanelEachOrTheOneChosen() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = try MultiDeviceCLITests.writeTwoDeviceRecording(in: dir)
+        try checkPlot(trace, config: nil)
+        let both = try touchline("plot", trace, "-o", "-")
+        #expect(both.stdout.contains(">device 0: ") && both.stdout.contains(">device 1: "))
+        let one = try touchline("plot", trace, "-o", "-", "--device", "1")
+        #expect(one.status == 0, "\(one.stderr)")
+        #expect(!one.stdout.contains(">device 0: ") && one.stdout.contains(">device 1: "))
+        let replayed = try touchline("replay", trace).lines.filter { $0.contains("\"device\":1,") }
+        let began = replayed.filter { $0.contains("\"phase\":\"began\"") }.count
+        let recognized = replayed.filter { $0.contains("\"phase\":\"recognized\"") }.count
+        #expect(one.stdout.components(separatedBy: "<rect class=\"bar\"").count - 1 == began)
+        #expect(one.stdout.components(separatedBy: "<line class=\"tick\"").count - 1 == recognized)
+        #expect(began + recognized > 0)
+    }
+
     /// Without -o the picture is FILE's base name with .svg, in the current directory.
     @Test func defaultOutputIsBesideTheCallerNamedAfterTheTrace() throws {
         let dir = Paths.temporaryDirectory()

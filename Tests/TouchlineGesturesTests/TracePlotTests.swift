@@ -69,6 +69,22 @@ import TouchlineTesting
         #expect(Self.count("<line class=\"tick\"", in: svg) == 1)
     }
 
+    /// A trace's times are what its lines say: frames at the ends of the Int64 range and a
+    /// window far past them draw (saturating) instead of trapping.
+    @Test func extremeTimesDoNotTrap() {
+        for options in [TracePlot.Options(), TracePlot.Options(from: 1e300, to: .greatestFiniteMagnitude)] {
+            var plot = TracePlot(options: options)
+            plot.add(.init(index: 0, name: "d", size: Size(width: 100, height: 50), sizeSource: "assumed", targets: []))
+            for us in [Int64.min + 1, 0, Int64.max - 1] {
+                let contact = Contact(id: ContactID(0), phase: us == 0 ? .moved : us < 0 ? .began : .ended,
+                                      position: p(10, 10), normalized: p(0.1, 0.2))
+                plot.record(TouchFrame(time: Timestamp(microseconds: us), contacts: [contact]), device: 0)
+            }
+            let svg = String(decoding: plot.svg(file: "extreme"), as: UTF8.self)
+            #expect(svg.hasSuffix("</svg>\n"))
+        }
+    }
+
     /// A long path keeps at most `maximum` points and still passes within a millimetre of
     /// every point of its circle.
     @Test func simplifiedPathsKeepTheirShape() {

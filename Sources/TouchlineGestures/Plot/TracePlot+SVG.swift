@@ -40,12 +40,13 @@ extension TracePlot {
         let start = first ?? .zero
         let end = last ?? start
         func at(_ seconds: Double) -> Timestamp {
-            Timestamp(microseconds: start.microseconds + fixedScaled(seconds, decimals: 6))
+            Timestamp(microseconds: Self.adding(start.microseconds, fixedScaled(seconds, decimals: 6)))
         }
         let from = options.from.map(at) ?? start
         var to = options.to.map(at) ?? end
         // One millisecond at least: a trace of one frame still has a timeline to draw.
-        if to.microseconds < from.microseconds + 1000 { to = Timestamp(microseconds: from.microseconds + 1000) }
+        let least = Self.adding(from.microseconds, 1000)
+        if to.microseconds < least { to = Timestamp(microseconds: least) }
         return (from, to)
     }
 
@@ -80,13 +81,25 @@ extension TracePlot {
     func seconds(_ t: Timestamp) -> String { Self.milliseconds(t.microseconds) }
 
     static func milliseconds(_ us: Int64) -> String {
-        formatFixed(us >= 0 ? (us + 500) / 1000 : (us - 500) / 1000, decimals: 3)
+        formatFixed(adding(us, us >= 0 ? 500 : -500) / 1000, decimals: 3)
+    }
+
+    /// A trace's times are whatever its lines say: sums and differences of them saturate
+    /// instead of trapping.
+    static func adding(_ a: Int64, _ b: Int64) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
+    }
+
+    static func difference(_ a: Timestamp, _ b: Timestamp) -> Int64 {
+        let (d, overflow) = a.microseconds.subtractingReportingOverflow(b.microseconds)
+        return overflow ? (a > b ? .max : .min) : d
     }
 
     func header(_ w: inout SVGWriter, file: String, from: Timestamp, to: Timestamp, y: inout Double) {
         y += 14
         w.text("touchline plot \(file)", at: Point(x: Self.margin, y: y), class: "title")
-        let span = Self.milliseconds(to.microseconds - from.microseconds)
+        let span = Self.milliseconds(Self.difference(to, from))
         let base = first ?? from
         y += 16
         w.text(

@@ -8,10 +8,10 @@ import TouchlineCore
 extension TracePlot {
     func timeline(_ w: inout SVGWriter, _ device: Device, from: Timestamp, to: Timestamp, y: inout Double) {
         let x0 = Self.margin + Self.labelWidth, x1 = Self.width - Self.margin - Self.rightPadding
-        let span = Double(to.microseconds - from.microseconds)
+        let span = Double(Self.difference(to, from))
         func x(_ t: Timestamp) -> Double {
-            let clamped = min(max(t.microseconds, from.microseconds), to.microseconds)
-            return x0 + Double(clamped - from.microseconds) / span * (x1 - x0)
+            let clamped = min(max(t, from), to)
+            return x0 + Double(Self.difference(clamped, from)) / span * (x1 - x0)
         }
         // Contact rows: each contact in the first row free at its down time.
         let contacts = tracks.indices.filter {
@@ -94,7 +94,7 @@ extension TracePlot {
     /// Grid lines and labels at a round step (1, 2 or 5 × 10^k s), in seconds from the first frame.
     func axis(_ w: inout SVGWriter, from: Timestamp, to: Timestamp, top: Double, bottom: Double, x: (Timestamp) -> Double) {
         let base = (first ?? from).microseconds
-        let span = Double(to.microseconds - from.microseconds) / 1_000_000
+        let span = Double(Self.difference(to, from)) / 1_000_000
         var step = 1e-3
         while step * 8 < span {
             if step * 2 * 8 >= span { step *= 2; break }
@@ -102,13 +102,15 @@ extension TracePlot {
             step *= 10
         }
         let decimals = step >= 1 ? 0 : step >= 0.1 ? 1 : step >= 0.01 ? 2 : 3
-        let startRelative = Double(from.microseconds - base) / 1_000_000
+        let startRelative = Double(Self.difference(from, Timestamp(microseconds: base))) / 1_000_000
         var n = (startRelative / step).rounded(.up)
+        var drawn = 0
         w.line(from: Point(x: x(from), y: top - 2), to: Point(x: x(to), y: top - 2), class: "axis")
         while true {
             let seconds = n * step
-            let t = Timestamp(microseconds: base + fixedScaled(seconds, decimals: 6))
-            guard t <= to else { break }
+            let t = Timestamp(microseconds: Self.adding(base, fixedScaled(seconds, decimals: 6)))
+            guard t <= to, drawn < 100 else { break }
+            drawn += 1
             let px = x(t)
             w.line(from: Point(x: px, y: top - 5), to: Point(x: px, y: bottom), class: "grid")
             w.text("\(formatFixed(seconds, decimals: decimals)) s", at: Point(x: px, y: top - 7), class: "lane-label", anchor: .middle)

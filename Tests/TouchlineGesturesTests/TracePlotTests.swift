@@ -67,6 +67,7 @@ import TouchlineTesting
         #expect(Self.count("<path class=\"contact\"", in: svg) == 1)
         #expect(Self.count("<rect class=\"bar\"", in: svg) == 0)
         #expect(Self.count("<line class=\"tick\"", in: svg) == 1)
+        #expect(svg.contains("1 contact; gestures: 0 continuous (bars), 1 discrete (ticks), in this window"), "the header counts the window")
     }
 
     /// A trace's times are what its lines say: frames at the ends of the Int64 range and a

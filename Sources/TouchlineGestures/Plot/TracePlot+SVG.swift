@@ -77,6 +77,19 @@ extension TracePlot {
         return out.bytes
     }
 
+    /// What the window shows: contacts with a frame in it, gestures that overlap it.
+    func drawn(from: Timestamp, to: Timestamp) -> (contacts: Int, bars: Int, ticks: Int) {
+        let contacts = tracks.count(where: { $0.samples.contains { $0.time >= from && $0.time <= to } })
+        var bars = 0, ticks = 0
+        for mark in marks where mark.begin <= to && markEnd(mark) >= from {
+            if mark.continuous { bars += 1 } else { ticks += 1 }
+        }
+        return (contacts, bars, ticks)
+    }
+
+    /// Where a mark's bar ends: its `ended`, or the trace's last time when it has none.
+    func markEnd(_ mark: Mark) -> Timestamp { mark.end ?? (mark.continuous ? (last ?? mark.begin) : mark.begin) }
+
     /// A time in seconds with millisecond precision, rounded half away from zero.
     func seconds(_ t: Timestamp) -> String { Self.milliseconds(t.microseconds) }
 
@@ -101,13 +114,15 @@ extension TracePlot {
         w.text("touchline plot \(file)", at: Point(x: Self.margin, y: y), class: "title")
         let span = Self.milliseconds(Self.difference(to, from))
         let base = first ?? from
+        let shown = drawn(from: from, to: to)
         y += 16
         w.text(
             "\(seconds(from)) s to \(seconds(to)) s (\(span) s); the timeline counts seconds from the first frame, \(seconds(base)) s",
             at: Point(x: Self.margin, y: y), class: "header")
         y += 16
         w.text(
-            "\(contactCount) contact\(contactCount == 1 ? "" : "s"); gestures: \(barCount) continuous (bars), \(tickCount) discrete (ticks)",
+            "\(shown.contacts) contact\(shown.contacts == 1 ? "" : "s"); gestures: \(shown.bars) continuous (bars), \(shown.ticks) discrete (ticks)"
+                + (options.from == nil && options.to == nil ? "" : ", in this window"),
             at: Point(x: Self.margin, y: y), class: "header")
         y += 6
     }

@@ -58,7 +58,7 @@ extension TracePlot {
             // character); every bar and tick keeps its label as a tooltip (<title>).
             var labelEnd = -1.0
             for mark in marks where mark.lane == lane {
-                let end = mark.end ?? (mark.continuous ? (last ?? mark.begin) : mark.begin)
+                let end = markEnd(mark)
                 guard end >= from && mark.begin <= to else { continue }
                 let a = x(mark.begin)
                 if mark.continuous {

@@ -153,6 +153,27 @@ import Testing
         #expect(absent.stdout.isEmpty)
     }
 
+    /// A trace with a bad line: no picture, and the error names the line (65); a trace on
+    /// standard input gives its picture on standard output.
+    @Test func badLineWritesNoPictureAndStandardInputPlotsToStandardOutput() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = try String(contentsOfFile: Paths.trace(Self.sharedTraces[0]), encoding: .utf8)
+        var lines = good.split(separator: "\n", omittingEmptySubsequences: false)
+        lines[39] = "E: 1.5 zz 0003 0035 100"
+        let bad = dir.appendingPathComponent("bad.events")
+        try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("bad.svg")
+        let result = try touchline("plot", bad.path, "-o", out.path)
+        #expect(result.status == 65 && result.stderr.contains("bad.events:40:"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+
+        let tap = Paths.recordings.appendingPathComponent("tap.yml").path
+        let piped = try touchline(arguments: ["plot", "-"], standardInput: tap)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.hasPrefix("<?xml") && piped.stdout.contains("touchline plot &lt;stdin&gt;"))
+    }
+
     /// The picture never replaces its own trace.
     @Test func outputIsNeverTheTrace() throws {
         let dir = Paths.temporaryDirectory()

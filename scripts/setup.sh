@@ -3,8 +3,9 @@
 #   libevdev-dev, libinput-dev, pkg-config: the live input module links them.
 #   libinput-tools, python3-libevdev: `libinput analyze` checks our recordings in tests.
 #   evemu-tools: end-to-end tests create devices from evemu descriptions.
+#   librsvg2-bin: the plot tests convert `touchline plot`'s SVGs to PNG with rsvg-convert.
 set -euo pipefail
-packages=(libevdev-dev libinput-dev pkg-config libinput-tools python3-libevdev evemu-tools)
+packages=(libevdev-dev libinput-dev pkg-config libinput-tools python3-libevdev evemu-tools librsvg2-bin)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

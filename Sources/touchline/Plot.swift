@@ -64,37 +64,23 @@ struct Plot: ParsableCommand {
 
     func plot() throws {
         TemporaryCleanup.install(unblock: true)
-        let (graphConfiguration, deviceConfiguration) = try config.map(loadConfiguration) ?? (.default, DeviceConfiguration())
+        let (graphConfiguration, deviceConfiguration) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
         var trace = try TraceFile.open(file, input: input)
         var replay = TraceReplay(configuration: graphConfiguration, assemblerOptions: input.assemblerOptions)
         var plot = TracePlot(options: .init(from: from, to: to))
-        var ignored: Set<Int> = []
-        // As `replay` starts a device (Replay.swift), and the device's panel with it.
-        func start(_ index: Int) throws {
-            guard index < trace.devices.count else {
-                throw CLIError.data("\(trace.displayName): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
-            }
+        var devices = TraceDevices(deviceConfiguration, configPath: config)
+        // As `replay` starts a device, and the device's panel with it.
+        func start(_ index: Int) throws -> Bool {
+            guard let settings = try devices.start(index, of: trace, in: &replay) else { return false }
             let description = trace.devices[index]
-            let settings = deviceConfiguration.settings(name: description.name, path: "\(trace.displayName) device \(index)", udev: nil)
-            if settings?.ignore == true {
-                ignored.insert(index)
-                warn("\(trace.displayName): device \(index) (\(description.name)): ignored ([[device]] at line \(settings?.line ?? 0))")
-                return
-            }
-            let warnings: [String]
-            do {
-                warnings = try replay.start(device: index, description, settings: settings)
-            } catch {
-                throw CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")
-            }
-            for warning in warnings { warn("\(trace.displayName): device \(index) (\(description.name)): \(warning)") }
-            guard device == nil || device == index, let geometry = replay.assembler(of: index)?.geometry else { return }
+            guard device == nil || device == index, let geometry = replay.assembler(of: index)?.geometry else { return true }
             // The surface the graph sees (rotated when [[device]] says so), as TraceReplay makes it.
             let surface = settings?.transform?.surface(geometry.size) ?? geometry.size
             let targets = (settings?.graphConfiguration ?? graphConfiguration).targets.map {
                 TracePlot.Target(name: $0.name, rect: $0.millimetreRect(on: surface))
             }
             plot.add(.init(index: index, name: description.name, size: surface, sizeSource: geometry.source.rawValue, targets: targets))
+            return true
         }
         let chosen = device
         let emit: (GestureEvent) -> Void = { event in
@@ -103,9 +89,8 @@ struct Plot: ParsableCommand {
         do {
             while let (index, event) = try trace.next() {
                 if !replay.isStarted(index) {
-                    if ignored.contains(index) { continue }
-                    try start(index)
-                    if ignored.contains(index) { continue }
+                    if devices.ignored.contains(index) { continue }
+                    guard try start(index) else { continue }
                 }
                 guard replay.feed(device: index, event, emit: emit), chosen == nil || chosen == index else { continue }
                 plot.record(replay.frame(of: index), device: index)
@@ -126,17 +111,5 @@ struct Plot: ParsableCommand {
         var writer = sink
         try writer.write(plot.svg(file: trace.displayName))
         try sink.commit()
-    }
-
-    /// As `replay --config` reads it (Replay.loadConfiguration).
-    func loadConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
-        let bytes = try readSmallFile(path)
-        do {
-            var (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
-            try loadDeviceGraphs(&devices, config: path)
-            return (graph, devices)
-        } catch let error as ConfigError {
-            throw CLIError.data(error.description)
-        }
     }
 }

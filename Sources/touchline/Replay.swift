@@ -43,34 +43,11 @@ struct Replay: ParsableCommand {
     }
 
     func replay() throws {
-        let (graphConfiguration, deviceConfiguration) = try config.map(loadConfiguration) ?? (.default, DeviceConfiguration())
+        let (graphConfiguration, deviceConfiguration) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
         var trace = try TraceFile.open(file, input: input)
         var replay = TraceReplay(
             configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain)
-        // Each device starts at its first event: a trace may describe a device only when it
-        // reaches it (getevent paths, libinput record devices), and a getevent trace may list
-        // thousands of devices that send nothing.
-        var ignored: Set<Int> = []
-        func start(_ device: Int) throws {
-            guard device < trace.devices.count else {
-                throw CLIError.data("\(trace.displayName): an event of device \(device), but the trace describes \(trace.devices.count) device(s)")
-            }
-            // Matched by the trace's device name (and the path the daemon's trace source gives it).
-            let settings = deviceConfiguration.settings(
-                name: trace.devices[device].name, path: "\(trace.displayName) device \(device)", udev: nil)
-            if settings?.ignore == true {
-                ignored.insert(device)
-                warn("\(trace.displayName): device \(device) (\(trace.devices[device].name)): ignored ([[device]] at line \(settings?.line ?? 0))")
-                return
-            }
-            let warnings: [String]
-            do {
-                warnings = try replay.start(device: device, trace.devices[device], settings: settings)
-            } catch {
-                throw CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")
-            }
-            for warning in warnings { warn("\(trace.displayName): device \(device) (\(trace.devices[device].name)): \(warning)") }
-        }
+        var devices = TraceDevices(deviceConfiguration, configPath: config)
         var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
         var text = TextEventWriter(color: format.colorsStandardOutput)
@@ -88,9 +65,8 @@ struct Replay: ParsableCommand {
         do {
             while let (index, event) = try trace.next() {
                 if !replay.isStarted(index) {
-                    if ignored.contains(index) { continue }
-                    try start(index)
-                    if ignored.contains(index) { continue }
+                    if devices.ignored.contains(index) { continue }
+                    guard try devices.start(index, of: trace, in: &replay) != nil else { continue }
                 }
                 guard replay.feed(device: index, event, emit: emit), frames else { continue }
                 json.reset()
@@ -104,18 +80,6 @@ struct Replay: ParsableCommand {
         replay.finish(emit: emit)
         out.flush()
         if let failure { throw failure }
-    }
-
-    func loadConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
-        // `parse` validates (docs/config.md#validation), naming the line.
-        let bytes = try readSmallFile(path)
-        do {
-            var (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
-            try loadDeviceGraphs(&devices, config: path)
-            return (graph, devices)
-        } catch let error as ConfigError {
-            throw CLIError.data(error.description)
-        }
     }
 }
 

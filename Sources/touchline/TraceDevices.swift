@@ -1,0 +1,56 @@
+// How `replay` and `plot` start a trace's device: at its first event (a trace may describe a
+// device only when it reaches it, and a getevent trace may list thousands that send nothing),
+// with the `[[device]]` settings matched by its name, or not at all when a section ignores it.
+import TouchlineCore
+import TouchlineGestures
+
+struct TraceDevices {
+    let configuration: DeviceConfiguration
+    /// The configuration's file, for messages.
+    let configPath: String?
+    private(set) var ignored: Set<Int> = []
+
+    init(_ configuration: DeviceConfiguration, configPath: String?) {
+        self.configuration = configuration
+        self.configPath = configPath
+    }
+
+    /// Starts device `index` of `trace` in `replay`, warning on stderr what its assembler
+    /// warns. Returns its settings (nil: no section matched); nothing when it is ignored, so the
+    /// caller skips its events (`ignored`).
+    mutating func start(_ index: Int, of trace: TraceFile, in replay: inout TraceReplay) throws -> DeviceSpec?? {
+        guard index < trace.devices.count else {
+            throw CLIError.data("\(trace.displayName): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
+        }
+        let description = trace.devices[index]
+        // Matched by the trace's device name (and the path the daemon's trace source gives it).
+        let settings = configuration.settings(name: description.name, path: "\(trace.displayName) device \(index)", udev: nil)
+        if settings?.ignore == true {
+            ignored.insert(index)
+            warn("\(trace.displayName): device \(index) (\(description.name)): ignored ([[device]] at line \(settings?.line ?? 0))")
+            return nil
+        }
+        let warnings: [String]
+        do {
+            warnings = try replay.start(device: index, description, settings: settings)
+        } catch {
+            throw CLIError.data("\(configPath ?? "the embedded graph configuration"): \(error.message)")
+        }
+        for warning in warnings { warn("\(trace.displayName): device \(index) (\(description.name)): \(warning)") }
+        return .some(settings)
+    }
+}
+
+/// A configuration as `replay --config` (and `plot --config`) reads it: the graph and
+/// `[[device]]` sections with their graph files; `parse` validates, naming the line
+/// (docs/config.md#validation).
+func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
+    let bytes = try readSmallFile(path)
+    do {
+        var (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
+        try loadDeviceGraphs(&devices, config: path)
+        return (graph, devices)
+    } catch let error as ConfigError {
+        throw CLIError.data(error.description)
+    }
+}

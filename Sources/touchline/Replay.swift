@@ -85,8 +85,19 @@ struct Replay: ParsableCommand {
             out.write(json.bytes)
         }
         var failure: Error?
+        var origin: Timestamp?
+        var progress = ProgressLine.forStandardError(file: trace.displayName)
         do {
-            while let (index, event) = try trace.next() {
+            while let (index, read) = try trace.next() {
+                var event = read
+                if format.relativeTime {
+                    // At the input, so frames, gestures and deadlines all count from the first
+                    // event of the trace (of any device), as live `run --relative-time` does.
+                    let first = origin ?? event.time
+                    origin = first
+                    event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
+                }
+                progress?.count(time: event.time)
                 if !replay.isStarted(index) {
                     if ignored.contains(index) { continue }
                     try start(index)
@@ -102,6 +113,7 @@ struct Replay: ParsableCommand {
         }
         // Also before reporting a bad line: what was read is recognized to its end.
         replay.finish(emit: emit)
+        progress?.clear()
         out.flush()
         if let failure { throw failure }
     }

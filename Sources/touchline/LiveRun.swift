@@ -126,6 +126,6 @@ struct Run: ParsableCommand {
         file.close()
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> Int64 { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        try FileOutput.standardError.write("latency: \(sorted.count) frames, p50 \(pct(0.50)) µs, p99 \(pct(0.99)) µs, max \(sorted.last ?? 0) µs\n")
+        try FileOutput.standardError.write("latency: \(counted(sorted.count, "frame")), p50 \(pct(0.50)) µs, p99 \(pct(0.99)) µs, max \(sorted.last ?? 0) µs\n")
     }
 }

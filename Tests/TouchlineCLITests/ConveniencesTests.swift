@@ -36,7 +36,7 @@ import Glibc
         let relative = try touchline("replay", "--relative-time", path)
         let text = try touchline("replay", "--relative-time", "--format", "text", path)
         for result in [frames, relativeFrames, gestures, relative, text] { #expect(result.status == 0, "\(result.stderr)") }
-        try #require(!frames.lines.isEmpty && !gestures.lines.isEmpty)
+        try #require(!frames.lines.isEmpty && !gestures.lines.isEmpty && !relativeFrames.lines.isEmpty)
         let (first, _) = try Self.split(frames.lines[0])
         let (firstRelative, _) = try Self.split(relativeFrames.lines[0])
         #expect(firstRelative >= 0 && firstRelative < 1_000_000, "\(trace): first frame at \(firstRelative) µs")

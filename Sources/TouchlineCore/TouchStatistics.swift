@@ -21,6 +21,11 @@ public struct TouchStatistics: Hashable, Sendable {
     /// Begin times of live contacts, to measure sequence durations; bounded by the assembler's
     /// contact cap.
     private var beganAt: [ContactID: Timestamp] = [:]
+    /// The ids of the first `maxContactIDs` sequences, in the order they began: the ids the
+    /// events' `contacts` name (`touchline inspect --json`). Bounded: a trace of hours has
+    /// tens of thousands.
+    public private(set) var contactIDs: [ContactID] = []
+    public static let maxContactIDs = 4096
 
     public init() {}
 
@@ -40,6 +45,7 @@ public struct TouchStatistics: Hashable, Sendable {
             switch contact.phase {
             case .began:
                 sequenceCount += 1
+                if contactIDs.count < Self.maxContactIDs { contactIDs.append(contact.id) }
                 beganAt[contact.id] = frame.time
             case .moved, .stationary:
                 break

@@ -86,6 +86,21 @@ struct CommentNames {
     }
 }
 
+/// evemu's comment names: "EV_ABS / ABS_MT_POSITION_X    " ("%s / %-20s "), once per code.
+struct EvemuCommentNames {
+    private var cache: [UInt32: [UInt8]] = [:]
+
+    mutating func name(type: UInt16, code: UInt16) -> [UInt8] {
+        let key = UInt32(type) << 16 | UInt32(code)
+        if let hit = cache[key] { return hit }
+        var c = Array((EventCodes.codeName(type: type, code: code) ?? "(null)").utf8)
+        while c.count < 20 { c.append(0x20) }
+        let text = Array(((EventCodes.typeName(type) ?? "(null)") + " / ").utf8) + c + [0x20]
+        cache[key] = text
+        return text
+    }
+}
+
 /// The udev properties libinput record would show for a device that came without any (an
 /// evemu or getevent trace), from the device's kind.
 func syntheticUdevProperties(_ d: DeviceDescription) -> [String: String] {
@@ -266,15 +281,25 @@ public struct LibinputRecordWriter {
     }
 }
 
-/// Writes an evemu 1.3 recording with its own header (`N: I: P: B: A:` then `E:` lines),
-/// which evemu-play and the evemu reader here accept. evemu describes one device.
+/// Writes an evemu 1.3 recording as `evemu-record` writes one: the commented header
+/// (`# Input device ID`, `# Supported events`, each axis's range, `# Properties`), then
+/// `N: I: P: B: A:`, then `E:` lines with `%04d` values and evemu's comment (the event's names,
+/// or a SYN_REPORT's milliseconds since the last). evemu-play and the evemu reader here accept
+/// it; a person comparing it with a real evemu file sees the same layout. evemu describes one
+/// device.
 public struct EvemuWriter {
     public let device: DeviceDescription
     public private(set) var sink: any ByteSink
     private var out = OutputBuffer()
+    private var names = EvemuCommentNames()
     private var firstTime: Int64?
+    private var lastReport: Int64 = 0
     private var wroteHeader = false
     private var finished = false
+
+    /// The types evemu writes a `B:` mask for, present or not (libevdev's types with codes,
+    /// but EV_PWR and EV_FF_STATUS).
+    static let maskTypes: [UInt16] = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x11, 0x12, 0x14, 0x15]
 
     public init(device: DeviceDescription, sink: any ByteSink) {
         self.device = device
@@ -296,9 +321,26 @@ public struct EvemuWriter {
         out.append(UInt8(ascii: " "))
         out.appendHex(UInt64(event.code), width: 4)
         out.append(UInt8(ascii: " "))
-        // evemu prints values with "%04d".
-        out.append(Int64(event.value), width: event.value < 0 ? 0 : 4, zeros: true)
-        out.append(UInt8(ascii: "\n"))
+        // evemu prints values with "%04d": -1 is "-001".
+        out.append(Int64(event.value), width: 4, zeros: true)
+        out.append("\t# ")
+        if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
+            out.append("------------ SYN_REPORT (")
+            out.append(Int64(event.value))
+            out.append(") ---------- +")
+            // evemu subtracts whole milliseconds: 0.316645 after 0.233856 is +83ms.
+            out.append(t / 1000 &- lastReport / 1000)
+            out.append("ms\n")
+            lastReport = t
+        } else if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_MT_REPORT {
+            out.append("++++++++++++ SYN_MT_REPORT (")
+            out.append(Int64(event.value))
+            out.append(") ++++++++++\n")
+        } else {
+            out.bytes.append(contentsOf: names.name(type: event.type, code: event.code))
+            out.append(Int64(event.value))
+            out.append(UInt8(ascii: "\n"))
+        }
         try out.flush(to: &sink)
     }
 
@@ -309,12 +351,70 @@ public struct EvemuWriter {
         try out.flush(to: &sink, force: true)
     }
 
+    /// "%#04x", as evemu prints the ids: 0 is "0000", 0x18 "0x18", 0x56a "0x56a".
+    private mutating func appendAlternateHex(_ v: UInt16) {
+        if v == 0 { return out.append("0000") }
+        out.append("0x")
+        out.appendHex(UInt64(v), width: 2)
+    }
+
     private mutating func writeHeader() {
         wroteHeader = true
         let d = device
-        out.append("# EVEMU 1.3\n# Input device name: ")
+        var codes = d.codes
+        if !d.absinfo.isEmpty {
+            codes[EventCodes.EV_ABS] = Array(Set(codes[EventCodes.EV_ABS] ?? []).union(d.absinfo.keys)).sorted()
+        }
+        out.append("# EVEMU 1.3\n# Written by Touchline from a trace (evemu-record adds the kernel and DMI of a live system)\n# Input device name: ")
         out.appendQuoted(d.name)
-        out.append("\n# Written by Touchline\nN: ")
+        out.append("\n# Input device ID: bus ")
+        appendAlternateHex(d.bus)
+        out.append(" vendor ")
+        appendAlternateHex(d.vendor)
+        out.append(" product ")
+        appendAlternateHex(d.product)
+        out.append(" version ")
+        appendAlternateHex(d.version)
+        out.append("\n# Supported events:\n")
+        for type in codes.keys.sorted() {
+            guard let list = codes[type], !list.isEmpty else { continue }
+            out.append("#   Event type ")
+            out.append(Int64(type))
+            out.append(" (")
+            out.append(EventCodes.typeName(type) ?? "(null)")
+            out.append(")\n")
+            for code in Set(list).sorted() {
+                out.append("#     Event code ")
+                out.append(Int64(code))
+                out.append(" (")
+                out.append(EventCodes.codeName(type: type, code: code) ?? "(null)")
+                out.append(")\n")
+                guard type == EventCodes.EV_ABS, let a = d.absinfo[code] else { continue }
+                // evemu's columns: the numbers end at column 20.
+                out.append("#       Value ")
+                out.append(Int64(a.value), width: 6)
+                out.append("\n#       Min ")
+                out.append(Int64(a.minimum), width: 8)
+                out.append("\n#       Max ")
+                out.append(Int64(a.maximum), width: 8)
+                out.append("\n#       Fuzz ")
+                out.append(Int64(a.fuzz), width: 7)
+                out.append("\n#       Flat ")
+                out.append(Int64(a.flat), width: 7)
+                out.append("\n#       Resolution ")
+                out.append(Int64(a.resolution))
+                out.append(UInt8(ascii: "\n"))
+            }
+        }
+        out.append("# Properties:\n")
+        for property in Set(d.properties).sorted() {
+            out.append("#   Property  type ")
+            out.append(Int64(property))
+            out.append(" (")
+            out.append(EventCodes.propertyName(property) ?? "(null)")
+            out.append(")\n")
+        }
+        out.append("N: ")
         out.append(d.name)
         out.append("\nI: ")
         for (i, v) in [d.bus, d.vendor, d.product, d.version].enumerated() {
@@ -323,15 +423,11 @@ public struct EvemuWriter {
         }
         out.append(UInt8(ascii: "\n"))
         writeMask(prefix: nil, bits: d.properties.filter { $0 < 64 }, bytes: 8)
-        var codes = d.codes
-        if !d.absinfo.isEmpty {
-            codes[EventCodes.EV_ABS] = Array(Set(codes[EventCodes.EV_ABS] ?? []).union(d.absinfo.keys)).sorted()
-        }
-        for type in codes.keys.sorted() {
-            guard let maxCode = EventCodes.maxCode(type: type), let list = codes[type], !list.isEmpty else { continue }
+        for type in Self.maskTypes {
+            guard let maxCode = EventCodes.maxCode(type: type) else { continue }
             // evemu writes a type's whole mask, eight bytes a line.
             let bytes = ((Int(maxCode) + 1 + 63) / 64) * 8
-            writeMask(prefix: type, bits: list.filter { $0 <= maxCode }, bytes: bytes)
+            writeMask(prefix: type, bits: (codes[type] ?? []).filter { $0 <= maxCode }, bytes: bytes)
         }
         for code in d.absinfo.keys.sorted() {
             let a = d.absinfo[code]!
@@ -343,6 +439,7 @@ public struct EvemuWriter {
             }
             out.append(UInt8(ascii: "\n"))
         }
+        out.append("################################\n#      Waiting for events      #\n################################\n")
     }
 
     /// `P:` (prefix nil) or `B: TT` lines of a bitmask, eight bytes a line.

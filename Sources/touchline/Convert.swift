@@ -82,10 +82,19 @@ struct Convert: ParsableCommand {
         }
         switch format {
         case .libinputRecord:
-            var writer = LibinputRecordWriter(devices: devices, sink: sink)
+            // getevent traces lack BTN_TOUCH (and a slot-0 protocol B one its ABS_MT_SLOT),
+            // which libinput's tools read touchscreens by (TouchButton).
+            let fromGetevent = trace.format == "getevent"
+            var buttons = devices.map { TouchButton(device: $0, options: input.assemblerOptions) }
+            var writer = LibinputRecordWriter(devices: fromGetevent ? devices.map(TouchButton.describe) : devices, sink: sink)
             do {
                 while let (index, event) = try trace.next() {
-                    if let out = try outputIndex(index) { try writer.write(TraceEvent(device: out, event: event)) }
+                    guard let out = try outputIndex(index) else { continue }
+                    if fromGetevent {
+                        try buttons[out].write(event) { try writer.write(TraceEvent(device: out, event: $0)) }
+                    } else {
+                        try writer.write(TraceEvent(device: out, event: event))
+                    }
                 }
             } catch let error as TraceError { inputError = error }
             try finish { try writer.finish() }

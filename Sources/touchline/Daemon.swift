@@ -69,6 +69,7 @@ struct Daemon: ParsableCommand {
 
     func validate() throws {
         if format.isText && !stdout { throw ValidationError("--format text applies to --stdout (the socket always carries JSON Lines)") }
+        if format.relativeTime && !stdout { throw ValidationError("--relative-time applies to --stdout (the socket always carries the kernel's times)") }
         if source != "evdev" && source != "libinput" && tracePath == nil {
             throw ValidationError("--source: expected evdev, libinput or trace:FILE, found \"\(source)\"")
         }
@@ -133,7 +134,9 @@ struct Daemon: ParsableCommand {
         }
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
-        let sink = SocketSink(server: server, copy: stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil)
+        var copy: (any LiveSink)? = stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil
+        if format.relativeTime { copy = copy.map { RelativeTimeSink($0) } }
+        let sink = SocketSink(server: server, copy: copy)
         // With a file, a runner even without actions: SIGHUP may bring some.
         if config != nil || !configuration.actions.actions.isEmpty {
             let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) })

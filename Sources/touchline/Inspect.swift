@@ -105,7 +105,7 @@ struct DeviceSummary {
         lines.append("  frames:            \(stats.frameCount)")
         lines.append("  duration:          \(formatFixed(stats.duration.microseconds / 1000, decimals: 3)) s")
         lines.append("  contacts at once:  \(stats.maxContacts) at most")
-        var sequences = "\(stats.sequenceCount) touch sequences"
+        var sequences = counted(stats.sequenceCount, "touch sequence")
         if let a = stats.shortestSequence, let b = stats.longestSequence {
             sequences += ", \(Int(a.milliseconds.rounded()))–\(Int(b.milliseconds.rounded())) ms long"
         }
@@ -118,51 +118,54 @@ struct DeviceSummary {
         let notes = [
             c.timeWentBackwards > 0 ? "time went backwards \(c.timeWentBackwards)×" : nil,
             c.droppedResyncs > 0 ? "\(c.droppedResyncs) SYN_DROPPED" : nil,
-            c.slotsOutOfRange > 0 ? "\(c.slotsOutOfRange) events for slots out of range" : nil,
-            c.contactsOverCapacity > 0 ? "\(c.contactsOverCapacity) contacts over capacity" : nil,
+            c.slotsOutOfRange > 0 ? counted(c.slotsOutOfRange, "event") + " for slots out of range" : nil,
+            c.contactsOverCapacity > 0 ? counted(c.contactsOverCapacity, "contact") + " over capacity" : nil,
         ].compactMap { $0 }
         if !notes.isEmpty { lines.append("  device nonsense:   " + notes.joined(separator: ", ")) }
         return lines.joined(separator: "\n") + "\n\n"
     }
 
+    /// The keys are camelCase, as the events' (`maxContacts` as `scaleVelocity`); lengths in
+    /// mm and times in seconds, as there. `contacts` lists the sequences' contact ids, the ids
+    /// the events' `contacts` name (docs/traces.md#inspect).
     var json: String {
         var w = JSONWriter()
+        func range(_ key: StaticString, _ axis: AbsInfo?) {
+            guard let axis else { return w.fieldNull(key) }
+            w.beginArray(key); w.element(Double(axis.minimum), decimals: 0); w.element(Double(axis.maximum), decimals: 0); w.endArray()
+        }
         w.beginObject()
         w.field("file", path)
         w.field("device", index)
         w.field("format", format)
         w.field("name", device.name)
         w.field("kind", device.kind.rawValue)
-        w.field("width_mm", geometry.size.width, decimals: 2)
-        w.field("height_mm", geometry.size.height, decimals: 2)
-        w.field("size_source", geometry.source.rawValue)
+        w.field("width", geometry.size.width, decimals: 2)
+        w.field("height", geometry.size.height, decimals: 2)
+        w.field("sizeSource", geometry.source.rawValue)
         w.field("slots", device.slotCount)
-        if let p = device.pressureAxis {
-            w.beginArray("pressure_range"); w.element(Double(p.minimum), decimals: 0); w.element(Double(p.maximum), decimals: 0); w.endArray()
-        } else {
-            w.fieldNull("pressure_range")
-        }
-        if let m = device.touchMajorAxis {
-            w.beginArray("touch_major_range"); w.element(Double(m.minimum), decimals: 0); w.element(Double(m.maximum), decimals: 0); w.endArray()
-        } else {
-            w.fieldNull("touch_major_range")
-        }
-        w.field("peek_source", raw: PeekRecognizer.autoSource(of: device).name)
+        range("pressureRange", device.pressureAxis)
+        range("touchMajorRange", device.touchMajorAxis)
+        range("touchMinorRange", device.touchMinorAxis)
+        w.field("peekSource", raw: PeekRecognizer.autoSource(of: device).name)
         w.field("events", stats.eventCount)
         w.field("frames", stats.frameCount)
         w.field("duration", Double(stats.duration.microseconds) / 1e6, decimals: 6)
-        w.field("max_contacts", stats.maxContacts)
+        w.field("maxContacts", stats.maxContacts)
         w.field("sequences", stats.sequenceCount)
-        w.field("open_sequences", stats.openSequences)
+        w.field("openSequences", stats.openSequences)
         if let a = stats.shortestSequence, let b = stats.longestSequence {
-            w.field("shortest_sequence", a.seconds, decimals: 6)
-            w.field("longest_sequence", b.seconds, decimals: 6)
+            w.field("shortestSequence", a.seconds, decimals: 6)
+            w.field("longestSequence", b.seconds, decimals: 6)
         }
         if let p = stats.pressureRange {
-            w.beginArray("pressure_seen"); w.element(p.lowerBound, decimals: 3); w.element(p.upperBound, decimals: 3); w.endArray()
+            w.beginArray("pressureSeen"); w.element(p.lowerBound, decimals: 3); w.element(p.upperBound, decimals: 3); w.endArray()
         }
-        w.field("time_went_backwards", counters.timeWentBackwards)
+        w.array("contacts", stats.contactIDs.count) { stats.contactIDs[$0].raw }
+        w.field("timeWentBackwards", counters.timeWentBackwards)
         w.field("dropped", counters.droppedResyncs)
+        w.field("slotsOutOfRange", counters.slotsOutOfRange)
+        w.field("contactsOverCapacity", counters.contactsOverCapacity)
         w.endObject()
         w.newline()
         return w.string

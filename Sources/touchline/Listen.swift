@@ -51,6 +51,8 @@ struct Listen: ParsableCommand {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var replied = false
+        // --relative-time: the first event's time, in µs (listen sees events, not input).
+        var origin: Int64?
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 {
@@ -71,11 +73,12 @@ struct Listen: ParsableCommand {
                     }
                     continue
                 }
+                let shown = format.relativeTime ? ListenText.relativeTime(line, origin: &origin)[...] : line
                 text.reset()
-                if format.isText && ListenText.row(line, into: &text) {
+                if format.isText && ListenText.row(shown, into: &text) {
                     out.write(text.bytes)
                 } else {
-                    out.write(Array(line) + [UInt8(ascii: "\n")])
+                    out.write(Array(shown) + [UInt8(ascii: "\n")])
                 }
             }
             pending.removeSubrange(..<start)

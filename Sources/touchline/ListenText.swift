@@ -26,6 +26,26 @@ enum ListenText {
         return true
     }
 
+    /// `--relative-time`: the line with its `"time"` counted from `origin`, the first event's
+    /// time (set by the first line that has one), written as the daemon writes times (µs, 6
+    /// decimals); the line as it came when it has no time (a drop report). The daemon writes
+    /// `"time"` among the first members, before any string a client named, so the first
+    /// `"time":` is the member.
+    static func relativeTime(_ line: ArraySlice<UInt8>, origin: inout Int64?) -> [UInt8] {
+        let key = Array("\"time\":".utf8)
+        guard let start = line.firstRange(of: key)?.upperBound else { return Array(line) }
+        var end = start
+        while end < line.endIndex, line[end] != UInt8(ascii: ","), line[end] != UInt8(ascii: "}") { end += 1 }
+        guard let seconds = Double(String(decoding: line[start..<end], as: UTF8.self)), seconds.isFinite, abs(seconds) < 1e12 else { return Array(line) }
+        let time = Int64((seconds * 1_000_000).rounded())
+        let first = origin ?? time
+        origin = first
+        var out = Array(line[..<start])
+        appendFixed(max(0, time - first), decimals: 6, to: &out)
+        out += line[end...]
+        return out
+    }
+
     /// A flat object's members in order, each value as text: a string's content, an array of
     /// strings or numbers as `[a,b]`, anything else verbatim. Nil for anything else.
     static func members(_ bytes: [UInt8]) -> [(String, String)]? {

@@ -73,7 +73,7 @@ struct Play: ParsableCommand {
         var lateness = Interval.zero
         var frameCount = 0
         defer {
-            warn("played \(frameCount) frames, the latest \(formatFixed(lateness.milliseconds, decimals: 1)) ms after its time")
+            warn("played \(counted(frameCount, "frame")), the latest \(formatFixed(lateness.milliseconds, decimals: 1)) ms after its time")
         }
         var last = Interval.zero
         while let (index, event) = try trace.next() {

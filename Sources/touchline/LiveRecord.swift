@@ -30,8 +30,11 @@ struct Record: ParsableCommand {
     @Option(help: "Also write the frames recognized live, as JSON Lines (times relative to the first event, as in the recording), to this file.")
     var framesOutput: String?
 
-    @Option(help: "Also write the gestures recognized live (default graph), as JSON Lines with times relative to the first event, to this file: what `touchline replay` of the recording prints.")
+    @Option(help: "Also write the gestures recognized live, as JSON Lines with times relative to the first event, to this file: what `touchline replay` (with the same --config) of the recording prints.")
     var gesturesOutput: String?
+
+    @Option(help: ArgumentHelp("The graph configuration for --gestures-output (TOML; docs/config.md). Default: the embedded graph.", valueName: "file.toml"))
+    var config: String?
 
     @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
     var readyFile: String?
@@ -40,6 +43,9 @@ struct Record: ParsableCommand {
 
     func validate() throws {
         if devices.isEmpty { throw ValidationError("name at least one device to record (see `touchline devices`)") }
+        if config != nil && gesturesOutput == nil {
+            throw ValidationError("--config is the graph of --gestures-output; give --gestures-output FILE too (the recording itself holds events, not gestures)")
+        }
     }
 
     func run() throws {
@@ -47,6 +53,15 @@ struct Record: ParsableCommand {
     }
 
     func record() throws {
+        // Read and validated before any device is opened: a bad file costs no recording.
+        var graphConfiguration = GraphConfiguration.default
+        if let config {
+            do {
+                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
+            } catch let error as ConfigError {
+                throw CLIError.data(error.description)
+            }
+        }
         let loop = try EventLoop()
         var open: [(EvdevDevice, Bool)] = []
         for (i, path) in devices.enumerated() {
@@ -71,7 +86,7 @@ struct Record: ParsableCommand {
         var line = JSONWriter()
         let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         var drivers = try assemblers.enumerated().map { index, assembler in
-            var driver = try makeDriver(.default, surface: assembler.geometry.size, source: nil)
+            var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)
             driver.graph.device = index
             return driver
         }

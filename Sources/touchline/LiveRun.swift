@@ -52,9 +52,6 @@ struct Run: ParsableCommand {
     @Option(help: "libinput udev seat (with no DEVICE arguments).")
     var seat = "seat0"
 
-    @Flag(help: "Times relative to the first event read, as `touchline record` and libinput record write them, so that the output equals `touchline replay` of a recording made alongside.")
-    var relativeTime = false
-
     @Flag(help: "Add a line per arena decision: which recognizer won or failed, and why.")
     var explain = false
 
@@ -96,7 +93,8 @@ struct Run: ParsableCommand {
         var session = LiveSession(
             output: LiveSession.Output(rawValue: output.rawValue) ?? .gestures, options: options,
             sink: format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink(), clock: MonotonicClock())
-        session.relativeTime = relativeTime
+        // Then the output equals `touchline replay` of a recording made alongside.
+        session.relativeTime = format.relativeTime
         session.graphConfiguration = graphConfiguration
         session.configPath = config
         session.explain = explain
@@ -128,6 +126,6 @@ struct Run: ParsableCommand {
         file.close()
         let sorted = latencies.sorted()
         func pct(_ p: Double) -> Int64 { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
-        try FileOutput.standardError.write("latency: \(sorted.count) frames, p50 \(pct(0.50)) µs, p99 \(pct(0.99)) µs, max \(sorted.last ?? 0) µs\n")
+        try FileOutput.standardError.write("latency: \(counted(sorted.count, "frame")), p50 \(pct(0.50)) µs, p99 \(pct(0.99)) µs, max \(sorted.last ?? 0) µs\n")
     }
 }

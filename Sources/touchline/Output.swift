@@ -64,3 +64,8 @@ func writeToStandardError(_ text: String) {
         }
     }
 }
+
+/// "1 touch sequence", "2 touch sequences": a count with its noun, singular for one.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}

@@ -9,7 +9,10 @@ struct Replay: ParsableCommand {
             Prints one event per line (schema v1, docs/events.md). Deadlines (long press, \
             multi-tap) fire at their own time between frames, so the output equals a live run \
             and is the same bytes on every run, at any speed. If the trace has a bad line, \
-            everything before it is printed, then one error names file:line.
+            everything before it is printed, then one error names file:line. Times are the \
+            trace's own (from 0 in a libinput recording, absolute in evemu and getevent traces) \
+            unless --relative-time. A replay that takes more than 2 s shows a progress line on \
+            standard error when that is a terminal (and standard output is not the same one).
             """
     )
 
@@ -62,8 +65,21 @@ struct Replay: ParsableCommand {
             out.write(json.bytes)
         }
         var failure: Error?
+        var origin: Timestamp?
+        // Read once: an option's wrapper is not free, and this runs per event.
+        let relative = format.relativeTime
+        var progress = ProgressLine.forStandardError(file: trace.displayName)
         do {
-            while let (index, event) = try trace.next() {
+            while let (index, read) = try trace.next() {
+                var event = read
+                if relative {
+                    // At the input, so frames, gestures and deadlines all count from the first
+                    // event of the trace (of any device), as live `run --relative-time` does.
+                    let first = origin ?? event.time
+                    origin = first
+                    event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
+                }
+                progress?.count(time: event.time)
                 if !replay.isStarted(index) {
                     if devices.ignored.contains(index) { continue }
                     guard try devices.start(index, of: trace, in: &replay) != nil else { continue }
@@ -78,6 +94,7 @@ struct Replay: ParsableCommand {
         }
         // Also before reporting a bad line: what was read is recognized to its end.
         replay.finish(emit: emit)
+        progress?.clear()
         out.flush()
         if let failure { throw failure }
     }

@@ -59,7 +59,7 @@ func inspect(_ path: String) throws -> [[String: Any]] {
         let device = try #require(devices.first)
         #expect(devices.count == 1)
         #expect(device["name"] as? String == trace.name)
-        #expect(device["max_contacts"] as? Int == trace.maxContacts)
+        #expect(device["maxContacts"] as? Int == trace.maxContacts)
         if let sequences = trace.sequences {
             #expect(device["sequences"] as? Int == sequences)
         }
@@ -74,7 +74,7 @@ func inspect(_ path: String) throws -> [[String: Any]] {
                                ("MonkeyHelper/galaxys-paint.txt", "pressure"), ("evemu-devices/Wacom DTH2242 Finger.events", "size"),
                                ("evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events", "time")] {
             let device = try #require(try inspect(Paths.trace(path)).first)
-            #expect(device["peek_source"] as? String == source, "\(path)")
+            #expect(device["peekSource"] as? String == source, "\(path)")
         }
         let text = try touchline("inspect", Paths.trace("evemu-devices/Wacom DTH2242 Finger.events"))
         #expect(text.stdout.contains("  peek source:       size (source = \"auto\")\n"))
@@ -85,8 +85,8 @@ func inspect(_ path: String) throws -> [[String: Any]] {
                      "libinput-record/Atmel maXTouch Touchscreen.1-finger-fast-taps.yml"] {
             let device = try #require(try inspect(Paths.trace(path)).first)
             #expect(device["sequences"] as? Int == 9)
-            let shortest = try #require(device["shortest_sequence"] as? Double)
-            let longest = try #require(device["longest_sequence"] as? Double)
+            let shortest = try #require(device["shortestSequence"] as? Double)
+            let longest = try #require(device["longestSequence"] as? Double)
             // The README's "80–110 ms" is rounded: the evemu file measures 82.2–110.5 ms and its
             // libinput re-recording 79.3–109.9 ms (frame time of the lift minus that of the touch).
             #expect(shortest >= 0.078 && longest <= 0.112, "\(path): \(shortest)…\(longest) s")
@@ -112,8 +112,8 @@ func inspect(_ path: String) throws -> [[String: Any]] {
 
     @Test func n4ReachesFourContactsWithPressure() throws {
         let device = try #require(try inspect(Paths.trace("xorg-integration-tests/n4.events")).first)
-        #expect(device["max_contacts"] as? Int == 4)
-        let pressure = try #require(device["pressure_seen"] as? [Double])
+        #expect(device["maxContacts"] as? Int == 4)
+        let pressure = try #require(device["pressureSeen"] as? [Double])
         #expect(pressure.count == 2 && pressure[0] > 0 && pressure[1] < 1 && pressure[0] < pressure[1])
     }
 

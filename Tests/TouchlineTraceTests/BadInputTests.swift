@@ -167,6 +167,8 @@ import TouchlineCore
         try evemu.write(InputEvent(time: Timestamp(microseconds: .min), type: 0, code: 0, value: .min))
         try evemu.write(InputEvent(time: Timestamp(microseconds: .max), type: 0, code: 0, value: .max))
         try evemu.finish()
-        #expect((evemu.sink as! BytesSink).text.hasSuffix("E: 0.000000 0000 0000 -2147483648\nE: 0.000000 0000 0000 2147483647\n"))
+        #expect((evemu.sink as! BytesSink).text.hasSuffix(
+            "E: 0.000000 0000 0000 -2147483648\t# ------------ SYN_REPORT (-2147483648) ---------- +0ms\n"
+                + "E: 0.000000 0000 0000 2147483647\t# ------------ SYN_REPORT (2147483647) ---------- +0ms\n"))
     }
 }

@@ -357,15 +357,28 @@ import TouchlineCore
         try writer.finish()
         let text = (writer.sink as! BytesSink).text
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(Array(lines.prefix(6)) == ["# EVEMU 1.3", "# Input device name: \"Test Screen\"", "# Written by Touchline", "N: Test Screen", "I: 0018 0001 0002 0003", "P: 02 00 00 00 00 00 00 00"])
+        // evemu-record's header: the comments, then N: I: P: (docs/traces.md#writers).
+        #expect(Array(lines.prefix(5)) == [
+            "# EVEMU 1.3", "# Written by Touchline from a trace (evemu-record adds the kernel and DMI of a live system)",
+            "# Input device name: \"Test Screen\"", "# Input device ID: bus 0x18 vendor 0x01 product 0x02 version 0x03", "# Supported events:",
+        ])
+        let n = try #require(lines.firstIndex(of: "N: Test Screen"))
+        #expect(Array(lines[(n - 2)...(n + 2)]) == [
+            "# Properties:", "#   Property  type 1 (INPUT_PROP_DIRECT)", "N: Test Screen", "I: 0018 0001 0002 0003", "P: 02 00 00 00 00 00 00 00",
+        ])
+        #expect(lines.contains("#     Event code 53 (ABS_MT_POSITION_X)"))
+        #expect(lines.contains("#       Max      799"))
         #expect(lines.contains("B: 00 01 00 00 00 00 00 00 00"))
         #expect(lines.contains("B: 01 00 04 00 00 00 00 00 00"))
         #expect(lines.filter { $0.hasPrefix("B: 01") }.count == 12)
         #expect(lines.contains("B: 03 00 00 00 00 00 80 60 02"))
         #expect(lines.contains("A: 35 0 799 0 0 10"))
         #expect(Array(lines.suffix(6)) == [
-            "E: 0.000000 0003 0039 0007", "E: 0.000000 0003 0035 0400", "E: 0.000000 0000 0000 0000",
-            "E: 0.012000 0003 0039 -1", "E: 0.012000 0000 0000 0000", "",
+            "E: 0.000000 0003 0039 0007\t# EV_ABS / ABS_MT_TRACKING_ID   7",
+            "E: 0.000000 0003 0035 0400\t# EV_ABS / ABS_MT_POSITION_X    400",
+            "E: 0.000000 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +0ms",
+            "E: 0.012000 0003 0039 -001\t# EV_ABS / ABS_MT_TRACKING_ID   -1",
+            "E: 0.012000 0000 0000 0000\t# ------------ SYN_REPORT (0) ---------- +12ms", "",
         ])
         let back = readAll(text)
         #expect(back.devices == [device])

@@ -87,7 +87,7 @@ public final class ActionRunner {
             }
             if children.count >= configuration.maxRunning {
                 skipped += 1
-                warn("action (line \(action.line)) skipped: \(configuration.maxRunning) actions already running ([actions] maxRunning)")
+                warn("action (line \(action.line)) skipped: \(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
                 continue
             }
             if environment == nil { environment = self.environment(for: event) }

@@ -78,12 +78,7 @@ struct Replay: ParsableCommand {
             text.reset()
             text.write(event)
             out.write(text.bytes)
-        } : { event in
-            json.reset()
-            event.writeJSON(into: &json)
-            json.newline()
-            out.write(json.bytes)
-        }
+        } : { event in out.writeLine(event) }
         var failure: Error?
         do {
             while let (index, event) = try trace.next() {

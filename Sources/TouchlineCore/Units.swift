@@ -126,22 +126,53 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
     return String(decoding: out, as: UTF8.self)
 }
 
-/// 10^0...10^8: a Double is written with at most 8 decimals (it carries about 16 significant
-/// digits, and the writers give 6 at most); an Int64 already scaled may have up to 24.
-@usableFromInline let powersOfTen: [Int64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+// A Double is written with at most 8 decimals (it carries about 16 significant digits, and the
+// writers give 6 at most); an Int64 already scaled may have up to 24.
 
 // appendFixed(Int64) and writeFixed write through pointers: UnsafeByteScratch.swift.
 
 /// The bytes `scaled / 10^decimals` takes in decimal: the digits, at least `decimals` + 1 of
 /// them, a point when there are decimals, a sign when negative (27 at most for decimals ≤ 24).
-@inlinable public func fixedLength(_ scaled: Int64, decimals: Int) -> Int {
-    var digits = 0
-    var n = scaled.magnitude
-    repeat {
-        digits &+= 1
-        n /= 10
-    } while n > 0
-    return max(digits, decimals &+ 1) &+ (decimals > 0 ? 1 : 0) &+ (scaled < 0 ? 1 : 0)
+@inlinable @inline(__always) public func fixedLength(_ scaled: Int64, decimals: Int) -> Int {
+    max(decimalDigitCount(scaled.magnitude), decimals &+ 1) &+ (decimals > 0 ? 1 : 0) &+ (scaled < 0 ? 1 : 0)
+}
+
+/// The decimal digits of `n` (0 for 0) without a division per digit: the bit length gives
+/// ⌊log10⌋ or one less (1233 / 4096 is log10 2 to within 1e-5, so for 64 bits and under the
+/// estimate is never off by more than one), and one comparison with a power of ten decides.
+@inlinable @inline(__always) func decimalDigitCount(_ n: UInt64) -> Int {
+    let bits = 64 &- n.leadingZeroBitCount
+    let estimate = (bits &* 1233) >> 12
+    return n >= unsignedPowerOfTen(estimate) ? estimate &+ 1 : estimate
+}
+
+/// 10^k for k in 0...19 (a switch of constants, which the compiler makes a table in read-only
+/// data: a global array would cost a one-time-initialization check per use). 0 past 19, so that
+/// no UInt64 is at least it; `decimalDigitCount` asks for at most 19.
+@inlinable @inline(__always) func unsignedPowerOfTen(_ k: Int) -> UInt64 {
+    switch k {
+    case 0: return 1
+    case 1: return 10
+    case 2: return 100
+    case 3: return 1_000
+    case 4: return 10_000
+    case 5: return 100_000
+    case 6: return 1_000_000
+    case 7: return 10_000_000
+    case 8: return 100_000_000
+    case 9: return 1_000_000_000
+    case 10: return 10_000_000_000
+    case 11: return 100_000_000_000
+    case 12: return 1_000_000_000_000
+    case 13: return 10_000_000_000_000
+    case 14: return 100_000_000_000_000
+    case 15: return 1_000_000_000_000_000
+    case 16: return 10_000_000_000_000_000
+    case 17: return 100_000_000_000_000_000
+    case 18: return 1_000_000_000_000_000_000
+    case 19: return 10_000_000_000_000_000_000
+    default: return UInt64.max
+    }
 }
 
 @inlinable public func appendFixed(_ value: Double, decimals: Int, to out: inout [UInt8]) {
@@ -150,12 +181,19 @@ public func formatFixed(_ value: Double, decimals: Int) -> String {
 
 /// `value × 10^decimals` rounded half away from zero, as an integer: 0 for a non-finite value,
 /// clamped so that wild values cannot trap the conversion; −0.0 becomes 0 (never "-0.00").
-/// `decimals` is 0...8 (`powersOfTen`); callers pass constants, so a bad one is our bug.
-@inlinable public func fixedScaled(_ value: Double, decimals: Int) -> Int64 {
-    precondition(decimals >= 0 && decimals < powersOfTen.count, "a Double is written with 0...8 decimals")
+/// `decimals` is 0...8; callers pass constants, so a bad one is our bug.
+@inlinable @inline(__always) public func fixedScaled(_ value: Double, decimals: Int) -> Int64 {
+    precondition(decimals >= 0 && decimals <= 8, "a Double is written with 0...8 decimals")
     guard value.isFinite else { return 0 }
-    let scale = Double(powersOfTen[decimals])
-    var scaled = (value * scale).rounded(.toNearestOrAwayFromZero)
-    scaled = min(max(scaled, -9.0e17), 9.0e17)
-    return Int64(scaled)
+    let scaled = value * Double(unsignedPowerOfTen(decimals))
+    // Past ±9e17 doubles are 128 apart, so rounding cannot cross the clamp: clamp first.
+    if scaled >= 9.0e17 { return 900_000_000_000_000_000 }
+    if scaled <= -9.0e17 { return -900_000_000_000_000_000 }
+    // Half away from zero without libm's `round` (a call per number on generic x86-64): the
+    // conversion truncates exactly, and a double minus its truncation is exact too. −0.0 and
+    // anything in (−0.5, 0) give 0, as `Int64(round(x))` does.
+    var whole = Int64(scaled)
+    let fraction = scaled - Double(whole)
+    if fraction >= 0.5 { whole &+= 1 } else if fraction <= -0.5 { whole &-= 1 }
+    return whole
 }

@@ -303,6 +303,22 @@ struct LibinputHeaderParser {
     }
 }
 
+/// `- evdev:` alone at `indent`, as libinput writes the line that opens each frame's block: the
+/// same item again, which the reader takes without the general line walk (a frame's opening line
+/// was a tenth of the reader's time). Anything else (a comment after it, other spacing) is left
+/// to that walk.
+@inline(__always)
+func isBareEvdevItem(_ l: Span<UInt8>, at indent: Int) -> Bool {
+    guard indent >= 0, l.count == indent &+ 8 else { return false }
+    var i = 0
+    while i < indent {
+        if l[i] != 0x20 { return false }
+        i &+= 1
+    }
+    return l[i] == UInt8(ascii: "-") && l[i &+ 1] == 0x20 && l[i &+ 2] == UInt8(ascii: "e") && l[i &+ 3] == UInt8(ascii: "v")
+        && l[i &+ 4] == UInt8(ascii: "d") && l[i &+ 5] == UInt8(ascii: "e") && l[i &+ 6] == UInt8(ascii: "v") && l[i &+ 7] == UInt8(ascii: ":")
+}
+
 /// An event row indented deeper than its `- evdev:` item (at `itemIndent`) and written in
 /// libinput's own widths, or nil: every other line, and any row this cannot take, goes through
 /// the reader's general line walk and `parseLibinputRow`, which alone words errors.

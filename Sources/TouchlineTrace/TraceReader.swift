@@ -248,6 +248,9 @@ public struct TraceReader {
                 if let event = scanner.withLine({ fastEvdevRow($0, deeperThan: itemIndent) }) {
                     return TraceEvent(device: header.devices.count - 1, event: event)
                 }
+                // The next frame's `- evdev:` at the item's indent: the general walk would make
+                // it the current item again (`.newItem(isEvdev: true)` at the same indent).
+                if scanner.withLine({ isBareEvdevItem($0, at: itemIndent) }) { continue }
             }
             if let event = try libinputLine() { return event }
             if done { return nil }

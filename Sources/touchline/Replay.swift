@@ -58,12 +58,7 @@ struct Replay: ParsableCommand {
             text.reset()
             text.write(event)
             out.write(text.bytes)
-        } : { event in
-            json.reset()
-            event.writeJSON(into: &json)
-            json.newline()
-            out.write(json.bytes)
-        }
+        } : { event in out.writeLine(event) }
         var failure: Error?
         var origin: Timestamp?
         // Read once: an option's wrapper is not free, and this runs per event.

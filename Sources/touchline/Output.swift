@@ -41,7 +41,8 @@ struct OutputStream {
     mutating func flush() {
         if let turn {
             if buffer.isEmpty { return }
-            fd = turn.descriptor()
+            guard let routed = turn.route(&buffer) else { return }
+            fd = routed
         }
         var offset = 0
         while offset < buffer.count {

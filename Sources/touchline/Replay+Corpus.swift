@@ -34,7 +34,9 @@ extension Replay {
                     report = userReport(of: error) ?? ("internal error: \(error)", ExitStatus.internalError)
                 }
                 if descriptor >= 0 { close(descriptor) }
-                corpus.finish(index, FinishedFile(spill: turn?.leftover ?? -1, report: report))
+                var finished = turn?.leftover ?? FinishedFile(spill: -1)
+                finished.report = report
+                corpus.finish(index, finished)
             }
         }
         if workers <= 1 {

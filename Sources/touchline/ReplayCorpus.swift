@@ -1,17 +1,21 @@
 // `replay FILE… --jobs N`: files replayed on N threads, their outputs on standard output in file
 // order, the same bytes as one thread gives. Each file's replay is the single-file replay,
 // unchanged; only where its 64 KiB flushes go differs. The file whose turn it is (every earlier
-// file is out) writes standard output directly; a later one writes an unlinked temporary in
-// $TMPDIR (memory stays bounded by the buffers, whatever the corpus) that is copied out when its
-// turn comes. Errors are reported in file order too, after the file's output.
+// file is out) writes standard output directly; a later one keeps up to 4 MiB in memory (most
+// recordings' whole output: no temporary, no second write) and past that writes an unlinked
+// temporary in $TMPDIR, copied out when its turn comes. Memory stays bounded by jobs × 4 MiB
+// (each worker's turn ends before it takes another file), whatever the corpus. Errors are
+// reported in file order too, after the file's output.
 #if canImport(Glibc)
 import Glibc
 #endif
 import Synchronization
 
-/// What a finished file leaves for its turn: its temporary (or -1: it wrote standard output
-/// directly, or its own file under --output-dir) and its error's line and status.
+/// What a finished file leaves for its turn: its output kept in memory, or its temporary (-1:
+/// none; it wrote standard output directly, or its own file under --output-dir), and its error's
+/// line and status.
 struct FinishedFile: Sendable {
+    var pending: [UInt8] = []
     var spill: Int32
     var report: (message: String, status: Int32)?
 }
@@ -65,6 +69,11 @@ final class CorpusOutput: Sendable {
                 return state.finished[current]
             }
             if let entry {
+                if !entry.pending.isEmpty {
+                    var out = OutputStream(fd: 1)
+                    out.buffer = entry.pending
+                    out.flush()
+                }
                 if entry.spill >= 0 {
                     copyToStandardOutput(entry.spill)
                     close(entry.spill)
@@ -87,10 +96,15 @@ final class CorpusOutput: Sendable {
 
 /// One file's place in the order, asked at each flush where its bytes go.
 final class OutputTurn: @unchecked Sendable {
-    // Only the worker replaying the file touches `spill` and `direct` (and `finish`, on the
-    // same thread, after its last flush): no lock needed.
+    // Only the worker replaying the file touches `pending`, `spill` and `direct` (and reads
+    // them for `finish`, on the same thread, after its last flush): no lock needed.
     let index: Int
     let corpus: CorpusOutput
+    /// How much of a later file's output waits in memory before it goes to a temporary.
+    /// TOUCHLINE_REPLAY_MEMORY (bytes) lowers it, so that the tests take the temporaries'
+    /// path with the shared recordings' small outputs (CorpusReplayTests).
+    static let memoryLimit: Int = getenv("TOUCHLINE_REPLAY_MEMORY").flatMap { Int(String(cString: $0)) }.map { max(0, $0) } ?? 4 << 20
+    private(set) var pending: [UInt8] = []
     private(set) var spill: Int32 = -1
     private(set) var direct = false
 
@@ -99,11 +113,18 @@ final class OutputTurn: @unchecked Sendable {
         self.corpus = corpus
     }
 
-    /// Standard output once this file is the head (what it spilled before goes out first);
-    /// its temporary until then.
-    func descriptor() -> Int32 {
+    /// Where `buffer` goes: standard output once this file is the head (what waited goes out
+    /// first), its temporary past the memory limit; nil when it was kept in memory (and
+    /// `buffer` emptied).
+    func route(_ buffer: inout [UInt8]) -> Int32? {
         if direct { return 1 }
         if corpus.isHead(index) {
+            if !pending.isEmpty {
+                var out = OutputStream(fd: 1)
+                swap(&out.buffer, &pending)
+                out.flush()
+                pending = []
+            }
             if spill >= 0 {
                 copyToStandardOutput(spill)
                 close(spill)
@@ -112,12 +133,24 @@ final class OutputTurn: @unchecked Sendable {
             direct = true
             return 1
         }
-        if spill < 0 { spill = makeSpill() }
+        if spill < 0 && pending.count + buffer.count <= Self.memoryLimit {
+            pending.append(contentsOf: buffer)
+            buffer.removeAll(keepingCapacity: true)
+            return nil
+        }
+        if spill < 0 {
+            spill = makeSpill()
+            // What waited in memory goes first, so the temporary holds the output in order.
+            var out = OutputStream(fd: spill, name: "a temporary file (replay --jobs)")
+            swap(&out.buffer, &pending)
+            out.flush()
+            pending = []
+        }
         return spill
     }
 
-    /// What `finish` needs: the temporary, if the turn never came while the file was replayed.
-    var leftover: Int32 { direct ? -1 : spill }
+    /// What `finish` needs, if the turn never came while the file was replayed.
+    var leftover: FinishedFile { direct ? FinishedFile(spill: -1) : FinishedFile(pending: pending, spill: spill) }
 }
 
 /// An unlinked temporary in $TMPDIR (or /tmp): nothing is left behind whatever ends the program.

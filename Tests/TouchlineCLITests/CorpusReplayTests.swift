@@ -41,10 +41,16 @@ import Testing
         #expect(one.status == 65)
         #expect(one.stderr.contains("broken.yml:"), "\(one.stderr)")
         #expect(one.stdout.utf8.count > 64 * 1024 * 4, "outputs past the flush size, so turns change mid-file")
-        for jobs in ["2", "3", "8"] {
-            let many = try touchline(arguments: ["replay", "--jobs", jobs] + flags + files)
-            #expect(many.status == one.status, "--jobs \(jobs): \(many.stderr)")
-            #expect(many.stdout == one.stdout, "--jobs \(jobs): \(many.stdout.utf8.count) bytes against \(one.stdout.utf8.count)")
+        // Later files' output waits in memory (up to 4 MiB, more than any of these files
+        // prints); with TOUCHLINE_REPLAY_MEMORY=0 in temporaries from their first flush, with
+        // 100000 in memory first, then (the larger outputs) in temporaries.
+        for (jobs, memory) in [("2", nil), ("3", nil), ("8", nil), ("2", "0"), ("3", "0"), ("2", "100000")] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["TOUCHLINE_REPLAY_MEMORY"] = memory
+            let many = try run(Paths.binary.path, ["replay", "--jobs", jobs] + flags + files, environment: environment)
+            let label = "--jobs \(jobs), TOUCHLINE_REPLAY_MEMORY=\(memory ?? "unset")"
+            #expect(many.status == one.status, "\(label): \(many.stderr)")
+            #expect(many.stdout == one.stdout, "\(label): \(many.stdout.utf8.count) bytes against \(one.stdout.utf8.count)")
             #expect(many.stderr.contains("broken.yml:"))
         }
         // The default (the number of cores) too.

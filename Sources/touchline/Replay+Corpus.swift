@@ -9,8 +9,8 @@ extension Replay {
     /// standard output in file order.
     func replayCorpus(_ configuration: (GraphConfiguration, DeviceConfiguration)) throws {
         if let outputDir { try checkOutputDirectory(outputDir) }
-        let corpus = CorpusOutput(files: files.count)
         let workers = min(jobs ?? onlineCores(), files.count)
+        let corpus = CorpusOutput(files: files.count, window: 4 * workers)
         // Colours follow standard output; files in --output-dir get them only when asked for.
         let color = outputDir == nil ? format.colorsStandardOutput : format.color == .always
         let job = self

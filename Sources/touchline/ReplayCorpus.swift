@@ -3,9 +3,10 @@
 // unchanged; only where its 64 KiB flushes go differs. The file whose turn it is (every earlier
 // file is out) writes standard output directly; a later one keeps up to 4 MiB in memory (most
 // recordings' whole output: no temporary, no second write) and past that writes an unlinked
-// temporary in $TMPDIR, copied out when its turn comes. Memory stays bounded by jobs × 4 MiB
-// (each worker's turn ends before it takes another file), whatever the corpus. Errors are
-// reported in file order too, after the file's output.
+// temporary in $TMPDIR, copied out when its turn comes. Workers run at most 4 × jobs files
+// ahead of the one whose turn it is (a semaphore of that many permits, one per file taken and
+// not yet out), so memory stays under 4 × jobs × 4 MiB and open temporaries under 4 × jobs,
+// whatever the corpus. Errors are reported in file order too, after the file's output.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,9 @@ struct FinishedFile: Sendable {
 }
 
 /// The order of the files' outputs on standard output.
-final class CorpusOutput: Sendable {
+// Unchecked: `permits` is a POSIX semaphore, made for sharing between threads, allocated once
+// and destroyed when the last worker has gone (the class outlives the threads that share it).
+final class CorpusOutput: @unchecked Sendable {
     private struct State {
         /// The first file whose output is not all out: the one file allowed to write stdout.
         var head = 0
@@ -32,20 +35,35 @@ final class CorpusOutput: Sendable {
     }
 
     private let state: Mutex<State>
+    private let permits: UnsafeMutablePointer<sem_t>
     let count: Int
 
-    init(files: Int) {
+    /// `window`: how many files may be taken and not yet out (at least the number of workers,
+    /// or some would wait with nothing to do).
+    init(files: Int, window: Int) {
         count = files
         state = Mutex(State(finished: Array(repeating: nil, count: files)))
+        permits = .allocate(capacity: 1)
+        sem_init(permits, 0, UInt32(clamping: max(1, window)))
     }
 
-    /// The next file for a worker, or nil when every file has been taken.
+    deinit {
+        sem_destroy(permits)
+        permits.deallocate()
+    }
+
+    /// The next file for a worker, or nil when every file has been taken. Waits while `window`
+    /// files are taken and not out: files are taken in order, so the one whose turn it is is
+    /// among them, its worker is not waiting here, and its end frees a permit.
     func nextFile() -> Int? {
-        state.withLock { state in
+        while sem_wait(permits) != 0 && errno == EINTR {}
+        let index: Int? = state.withLock { state in
             guard state.next < count else { return nil }
             defer { state.next += 1 }
             return state.next
         }
+        if index == nil { sem_post(permits) }
+        return index
     }
 
     var status: Int32 { state.withLock { $0.status } }
@@ -82,6 +100,7 @@ final class CorpusOutput: Sendable {
                     warn(report.message)
                     state.withLock { state in if state.status == 0 { state.status = report.status } }
                 }
+                sem_post(permits)
             }
             current += 1
             let more = state.withLock { state in

@@ -66,34 +66,40 @@ struct CLIError: Error, CustomStringConvertible {
 func reportingErrors(_ body: () throws -> Void) throws {
     do {
         try body()
-    } catch let error as CLIError {
-        warn(error.message)
-        throw ExitCode(error.exitCode)
-    } catch let error as TraceError {
-        warn(error.description)
-        // LineScanner wraps a failed read(2) as "could not read: …" at the line it was reading:
-        // the content was fine, the file system was not.
-        throw ExitCode(error.message.hasPrefix("could not read:") ? ExitStatus.ioError : ExitStatus.data)
-    } catch let error as FileByteSource.Error {
-        warn(error.description)
-        throw ExitCode(error.operation == "open" ? ExitStatus.noInput : ExitStatus.ioError)
-    } catch let error as SystemError {
-        warn(error.description)
-        throw ExitCode(exitStatus(of: error))
-    } catch let error as LiveError {
-        warn(error.message)
-        throw ExitCode(error.kind == .data ? ExitStatus.data : ExitStatus.noInput)
-    } catch let error as TraceWriterError {
-        warn(error.description)
-        throw ExitCode(ExitStatus.data)
     } catch let error as ExitCode {
         throw error
     } catch {
-        // ArgumentParser's own (CleanExit, ValidationError) keep their meaning; anything else
-        // reaching here is a path nobody planned for.
-        if error is CleanExit || error is ValidationError { throw error }
-        warn("internal error: \(error)")
-        throw ExitCode(ExitStatus.internalError)
+        // ArgumentParser's own (CleanExit, ValidationError) keep their meaning.
+        guard let (message, status) = userReport(of: error) else { throw error }
+        warn(message)
+        throw ExitCode(status)
+    }
+}
+
+/// The line on stderr and the status `reportingErrors` gives an error; nil for ArgumentParser's
+/// own (CleanExit, ValidationError, ExitCode), which keep their meaning. `replay --jobs` reports
+/// each file's error through it, in file order.
+func userReport(of error: any Error) -> (message: String, status: Int32)? {
+    switch error {
+    case let error as CLIError:
+        return (error.message, error.exitCode)
+    case let error as TraceError:
+        // LineScanner wraps a failed read(2) as "could not read: …" at the line it was reading:
+        // the content was fine, the file system was not.
+        return (error.description, error.message.hasPrefix("could not read:") ? ExitStatus.ioError : ExitStatus.data)
+    case let error as FileByteSource.Error:
+        return (error.description, error.operation == "open" ? ExitStatus.noInput : ExitStatus.ioError)
+    case let error as SystemError:
+        return (error.description, exitStatus(of: error))
+    case let error as LiveError:
+        return (error.message, error.kind == .data ? ExitStatus.data : ExitStatus.noInput)
+    case let error as TraceWriterError:
+        return (error.description, ExitStatus.data)
+    case is ExitCode, is CleanExit, is ValidationError:
+        return nil
+    default:
+        // Anything else reaching here is a path nobody planned for.
+        return ("internal error: \(error)", ExitStatus.internalError)
     }
 }
 

@@ -7,14 +7,28 @@ import TouchlineGestures
 /// Buffered writes to a file descriptor. JSON Lines go out in 64 KiB chunks: one write(2) per
 /// line would cost more than recognizing the line.
 struct OutputStream {
-    let fd: Int32
+    var fd: Int32
     var buffer: [UInt8] = []
     let limit = 64 * 1024
     /// Holds no bytes between `writeLine` calls (it borrows `buffer`'s).
     private var line = JSONWriter(capacity: 0)
+    /// In a corpus replay (`replay --jobs`), which file this is: each flush asks it where the
+    /// bytes go (standard output once every earlier file is out, a temporary until then).
+    let turn: OutputTurn?
+    /// The output as messages name it; nil: "standard output" or "descriptor N".
+    let name: String?
 
-    init(fd: Int32) {
+    init(fd: Int32, name: String? = nil) {
         self.fd = fd
+        self.turn = nil
+        self.name = name
+        buffer.reserveCapacity(limit + 4096)
+    }
+
+    init(turn: OutputTurn) {
+        self.fd = -1
+        self.turn = turn
+        self.name = nil
         buffer.reserveCapacity(limit + 4096)
     }
 
@@ -41,6 +55,11 @@ struct OutputStream {
     }
 
     mutating func flush() {
+        if let turn {
+            if buffer.isEmpty { return }
+            guard let routed = turn.route(&buffer) else { return }
+            fd = routed
+        }
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { raw in
@@ -50,7 +69,7 @@ struct OutputStream {
                 if errno == EINTR { continue }
                 // The reader went away (EPIPE from `| head`): stop quietly, as Unix tools do.
                 if errno == EPIPE { exit(ExitStatus.ok) }
-                writeToStandardError("touchline: \(fd == 1 ? "standard output" : "descriptor \(fd)"): cannot write: \(String(cString: strerror(errno)))\n")
+                writeToStandardError("touchline: \(name ?? (fd == 1 ? "standard output" : turn != nil ? "a temporary file (replay --jobs)" : "descriptor \(fd)")): cannot write: \(String(cString: strerror(errno)))\n")
                 exit(ExitStatus.ioError)
             }
             offset += n

@@ -13,11 +13,23 @@ struct Replay: ParsableCommand {
             trace's own (from 0 in a libinput recording, absolute in evemu and getevent traces) \
             unless --relative-time. A replay that takes more than 2 s shows a progress line on \
             standard error when that is a terminal (and standard output is not the same one).
+
+            Several files are replayed one after the other, each on its own (its devices, its \
+            clock), on --jobs threads: the output is the files' outputs in file order, the same \
+            bytes for any --jobs. A file that fails keeps its output and the others'; its error \
+            is reported after its output, and the exit status is the first failing file's, as \
+            if it had been replayed alone.
             """
     )
 
-    @Argument(help: "A trace file (libinput record YAML, evemu, getevent -lt); - for standard input.")
-    var file: String
+    @Argument(help: "Trace files (libinput record YAML, evemu, getevent -lt); - for standard input.")
+    var files: [String]
+
+    @Option(help: ArgumentHelp("How many files are replayed at once (default: the number of cores). The output is the same bytes for any N.", valueName: "N"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Write each file's output to DIR/NAME.jsonl (NAME.txt with --format text), NAME being the input's file name, instead of standard output.", valueName: "DIR"))
+    var outputDir: String?
 
     @OptionGroup var input: InputOptions
 
@@ -33,6 +45,25 @@ struct Replay: ParsableCommand {
     var config: String?
 
     func validate() throws {
+        if files.isEmpty {
+            throw ValidationError("Missing expected argument '<files> ...': a trace file to replay.")
+        }
+        if let jobs, jobs < 1 {
+            throw ValidationError("--jobs takes a number of threads, 1 or more; got \(jobs).")
+        }
+        if files.filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("'-' (standard input) can be replayed once; it is named \(files.filter({ $0 == "-" }).count) times.")
+        }
+        if outputDir != nil {
+            var seen: [String: String] = [:]
+            for file in files {
+                let name = outputName(file)
+                if let other = seen[name] {
+                    throw ValidationError("--output-dir: '\(other)' and '\(file)' would both be written to \(name); give the files different names.")
+                }
+                seen[name] = file
+            }
+        }
         if frames && (explain || config != nil) {
             throw ValidationError("--frames prints frames before recognition; --explain and --config apply to gestures only.")
         }
@@ -42,19 +73,35 @@ struct Replay: ParsableCommand {
     }
 
     func run() throws {
-        try reportingErrors { try replay() }
+        try reportingErrors {
+            let configuration = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
+            if files.count == 1 && outputDir == nil {
+                try replay(files[0], configuration, to: OutputStream(fd: 1), color: format.colorsStandardOutput, progress: true)
+            } else {
+                try replayCorpus(configuration)
+            }
+        }
     }
 
-    func replay() throws {
-        let (graphConfiguration, deviceConfiguration) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-        var trace = try TraceFile.open(file, input: input)
+    /// One file's replay, to `output` (flushed before this returns or throws). `progress`: the
+    /// terminal's progress line (a single file only; a corpus's threads would fight over it).
+    func replay(_ file: String, _ configuration: (GraphConfiguration, DeviceConfiguration), to output: OutputStream, color: Bool, progress showsProgress: Bool = false) throws {
+        let (graphConfiguration, deviceConfiguration) = configuration
+        var out = output
+        var trace: TraceFile
+        do {
+            trace = try TraceFile.open(file, input: input)
+        } catch {
+            out.flush()
+            throw error
+        }
         var replay = TraceReplay(
             configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain)
         var devices = TraceDevices(deviceConfiguration, configPath: config)
-        var out = OutputStream(fd: 1)
         var json = JSONWriter(capacity: 4096)
-        var text = TextEventWriter(color: format.colorsStandardOutput)
-        let emit: (GestureEvent) -> Void = format.isText ? { event in
+        var text = TextEventWriter(color: color)
+        let isText = format.isText
+        let emit: (GestureEvent) -> Void = isText ? { event in
             text.reset()
             text.write(event)
             out.write(text.bytes)
@@ -63,7 +110,7 @@ struct Replay: ParsableCommand {
         var origin: Timestamp?
         // Read once: an option's wrapper is not free, and this runs per event.
         let relative = format.relativeTime
-        var progress = ProgressLine.forStandardError(file: trace.displayName)
+        var progress = showsProgress ? ProgressLine.forStandardError(file: trace.displayName) : nil
         do {
             while let (index, read) = try trace.next() {
                 var event = read

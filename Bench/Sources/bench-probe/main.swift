@@ -5,6 +5,7 @@
 //     bench-probe graph-all N FRAMES the same with every registered kind attached
 //     bench-probe assembler N FRAMES the assembler alone on the same input
 //     bench-probe replay FILE        read + assemble + recognize + JSON (discarded), in memory
+//     bench-probe stages FILE [REPS] each of those stages alone, then the whole (Stages.swift)
 //
 // The warm-up (fingers down, 4 turns of motion) runs before `CALLGRIND_START`: with
 // `--collect-atstart=no --toggle-collect='*measured*'` only the measured loop is counted.
@@ -48,7 +49,7 @@ import TouchlineTrace
 
 let args = CommandLine.arguments
 func usage() -> Never {
-    print("usage: bench-probe graph|graph-all|assembler FINGERS FRAMES | bench-probe replay FILE")
+    print("usage: bench-probe graph|graph-all|assembler FINGERS FRAMES | bench-probe replay FILE | bench-probe stages FILE [REPS]")
     exit(2)
 }
 guard args.count >= 3 else { usage() }
@@ -97,6 +98,8 @@ case "replay":
     let d = ContinuousClock.now - s
     let secs = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
     print("replay \(url.lastPathComponent): \(r.events) events, \(r.lines) lines, \(r.bytes) bytes of JSON in \(d): \(Int(Double(r.events) / secs)) events/s, \(Int(Double(bytes.count) / 1e6 / secs)) MB/s")
+case "stages":
+    try Stages.run(path: args[2], repetitions: args.count > 3 ? Int(args[3]) ?? 5 : 5)
 default:
     usage()
 }

@@ -1,0 +1,86 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import TouchlineGestures
+
+extension Replay {
+    /// Several files (or one with --output-dir), on `--jobs` threads; ReplayCorpus.swift keeps
+    /// standard output in file order.
+    func replayCorpus(_ configuration: (GraphConfiguration, DeviceConfiguration)) throws {
+        if let outputDir { try checkOutputDirectory(outputDir) }
+        let workers = min(jobs ?? onlineCores(), files.count)
+        let corpus = CorpusOutput(files: files.count, window: 4 * workers)
+        // Colours follow standard output; files in --output-dir get them only when asked for.
+        let color = outputDir == nil ? format.colorsStandardOutput : format.color == .always
+        let job = self
+        let work: @Sendable (Int) -> Void = { _ in
+            while let index = corpus.nextFile() {
+                let file = job.files[index]
+                var report: (message: String, status: Int32)?
+                var turn: OutputTurn?
+                var descriptor: Int32 = -1
+                do {
+                    let output: OutputStream
+                    if let directory = job.outputDir {
+                        descriptor = try job.createOutput(for: file, in: directory)
+                        output = OutputStream(fd: descriptor, name: job.outputPath(file, in: directory))
+                    } else {
+                        turn = OutputTurn(index: index, corpus: corpus)
+                        output = OutputStream(turn: turn!)
+                    }
+                    try job.replay(file, configuration, to: output, color: color)
+                } catch {
+                    report = userReport(of: error) ?? ("internal error: \(error)", ExitStatus.internalError)
+                }
+                if descriptor >= 0 { close(descriptor) }
+                var finished = turn?.leftover ?? FinishedFile(spill: -1)
+                finished.report = report
+                corpus.finish(index, finished)
+            }
+        }
+        if workers <= 1 {
+            work(0)
+        } else {
+            runOnThreads(workers, work)
+        }
+        if corpus.status != 0 { throw ExitCode(corpus.status) }
+    }
+
+    /// "trace.yml.jsonl" for "dir/trace.yml": the whole input name, so that an output never
+    /// takes an input's name in the same folder.
+    func outputName(_ file: String) -> String {
+        let base = file == "-" ? "stdin" : (file.split(separator: "/").last.map(String.init) ?? file)
+        return base + (format.isText ? ".txt" : ".jsonl")
+    }
+
+    func outputPath(_ file: String, in directory: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + outputName(file)
+    }
+
+    private func checkOutputDirectory(_ directory: String) throws {
+        var st = stat()
+        guard stat(directory, &st) == 0 else {
+            throw CLIError.output("\(directory): cannot write outputs here: \(String(cString: strerror(errno))) (--output-dir takes an existing folder)")
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw CLIError.output("\(directory): not a folder; --output-dir takes an existing folder")
+        }
+    }
+
+    /// Creates (or truncates) the file's output, refusing one that is any of the inputs.
+    func createOutput(for file: String, in directory: String) throws -> Int32 {
+        let path = outputPath(file, in: directory)
+        var st = stat()
+        if stat(path, &st) == 0 {
+            for input in files where sameFile(identity: (st.st_dev, st.st_ino), input) {
+                throw CLIError.usage("\(path): is the input \(input); the output would replace it")
+            }
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard fd >= 0 else {
+            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
+        }
+        return fd
+    }
+}

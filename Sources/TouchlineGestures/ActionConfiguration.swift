@@ -161,14 +161,10 @@ public struct DaemonConfiguration: Hashable, Sendable {
     }
 }
 
-struct ActionReader {
+struct ActionReader: ConfigSectionReader {
     let source: ConfigSourceMap
     let registry: RecognizerRegistry
 
-    func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
-    func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
-        fail(value.position, "found \(value.found) for \(key); expected \(expected)")
-    }
 
     func read(_ root: TOMLTable) throws(ConfigError) -> ActionConfiguration {
         var configuration = ActionConfiguration()

@@ -37,7 +37,7 @@ extension GraphConfiguration {
     }
 }
 
-struct ConfigReader {
+struct ConfigReader: ConfigSectionReader {
     var source: ConfigSourceMap
     /// The kinds a config may name.
     let registry: RecognizerRegistry
@@ -49,12 +49,6 @@ struct ConfigReader {
     static let sections = "[defaults], [[target]] or [[recognizer]]"
     var kindNames: String { registry.names }
 
-    func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
-
-    /// "found X for KEY; expected Y" at the value.
-    func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
-        fail(value.position, "found \(value.found) for \(key); expected \(expected)")
-    }
 
     mutating func read(_ root: TOMLTable) throws(ConfigError) -> GraphConfiguration {
         var targetTables: [TOMLValue] = []

@@ -45,3 +45,18 @@ public struct ParsedConfiguration: Hashable, Sendable {
     public var configuration: GraphConfiguration
     public var source: ConfigSourceMap
 }
+
+/// A reader of configuration sections (the graph's, `[[action]]`, `[[device]]`): its errors
+/// name the place in the file, and say what was found and what was expected, all one way.
+protocol ConfigSectionReader {
+    var source: ConfigSourceMap { get }
+}
+
+extension ConfigSectionReader {
+    func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
+
+    /// "found X for KEY; expected Y" at the value.
+    func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
+        fail(value.position, "found \(value.found) for \(key); expected \(expected)")
+    }
+}

@@ -107,13 +107,9 @@ public enum Glob {
     }
 }
 
-struct DeviceReader {
+struct DeviceReader: ConfigSectionReader {
     let source: ConfigSourceMap
 
-    func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
-    func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
-        fail(value.position, "found \(value.found) for \(key); expected \(expected)")
-    }
 
     static let deviceKeys = "match.name, match.path, match.udev, rotation, calibration, size, graph and ignore"
 

@@ -54,14 +54,7 @@ struct Record: ParsableCommand {
 
     func record() throws {
         // Read and validated before any device is opened: a bad file costs no recording.
-        var graphConfiguration = GraphConfiguration.default
-        if let config {
-            do {
-                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
-            } catch let error as ConfigError {
-                throw CLIError.data(error.description)
-            }
-        }
+        let graphConfiguration = try loadGraphConfiguration(config)
         let loop = try EventLoop()
         var open: [(EvdevDevice, Bool)] = []
         for (i, path) in devices.enumerated() {

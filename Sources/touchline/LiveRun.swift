@@ -77,14 +77,7 @@ struct Run: ParsableCommand {
     }
 
     func live() throws {
-        var graphConfiguration = GraphConfiguration.default
-        if let config {
-            do {
-                graphConfiguration = try GraphConfiguration.parse(bytes: try readSmallFile(config), file: config)
-            } catch let error as ConfigError {
-                throw CLIError.data(error.description)
-            }
-        }
+        let graphConfiguration = try loadGraphConfiguration(config)
         var options = input.assemblerOptions
         // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED (libinput resyncs
         // internally and never passes one on).

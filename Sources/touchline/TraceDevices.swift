@@ -54,3 +54,14 @@ func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, Devi
         throw CLIError.data(error.description)
     }
 }
+
+/// A graph configuration from `--config` (nil: the embedded default), read and validated before
+/// anything opens, its errors naming the line (`run`, `record`).
+func loadGraphConfiguration(_ path: String?) throws -> GraphConfiguration {
+    guard let path else { return .default }
+    do {
+        return try GraphConfiguration.parse(bytes: try readSmallFile(path), file: path)
+    } catch let error as ConfigError {
+        throw CLIError.data(error.description)
+    }
+}

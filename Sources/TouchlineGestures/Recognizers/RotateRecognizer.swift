@@ -6,6 +6,8 @@ import TouchlineCore
 public struct RotateRecognizer: ContinuousKind {
     public var machine: ContinuousRecognizer<RotateMeasure>
     public init(machine: ContinuousRecognizer<RotateMeasure>) { self.machine = machine }
+    /// The only kind that reads `rotationDelta`: the other kinds' frames skip its atan2.
+    public static var readsRotation: Bool { true }
 }
 
 public struct RotateMeasure: ContinuousGesture {

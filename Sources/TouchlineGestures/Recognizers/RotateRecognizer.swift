@@ -101,5 +101,5 @@ public struct RotateFields: GestureFields {
 }
 
 extension GestureDetail {
-    public static func rotate(rotation: Double, velocity: Double) -> GestureDetail { GestureDetail(RotateFields(rotation: rotation, velocity: velocity)) }
+    @inline(__always) public static func rotate(rotation: Double, velocity: Double) -> GestureDetail { GestureDetail(RotateFields(rotation: rotation, velocity: velocity)) }
 }

@@ -626,7 +626,6 @@ public struct GestureGraph: Sendable, ArenaHost {
     @inline(__always) mutating func deliverMoved(to t: Int, members: UInt64, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         // What every `changed` event of the frame shares, read once.
         let target = targetNames[t]
-        let list = contactList(on: t)
         var fingers = 0, position = Point.zero, detail = GestureDetail(NoFields())
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
@@ -636,7 +635,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 // for every call.
                 emit(GestureEvent(
                     seq: seq, time: time, device: device, gesture: kinds[i], phase: .changed, target: target, recognizer: names[i],
-                    fingers: fingers, position: position, contacts: list, detail: detail))
+                    fingers: fingers, position: position, contacts: contactList(on: t), detail: detail))
                 seq &+= 1
                 continue
             }

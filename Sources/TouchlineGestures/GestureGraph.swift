@@ -400,7 +400,6 @@ public struct GestureGraph: Sendable, ArenaHost {
             travel2 = max(travel2, d.dx * d.dx + d.dy * d.dy)
         }
         let common = present &- began
-        let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
         // At most `contactCapacity` contacts: the counts fit their 32-bit fields.
         s.presentCount = Int32(truncatingIfNeeded: present)
         s.endedCount = Int32(truncatingIfNeeded: ended)
@@ -455,6 +454,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 pairCount &+= 1
             }
         } else {
+            let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
             for k in contacts.indices where contacts[k].target == t {
                 let c = contacts[k]
                 guard turns && !c.isNew else {
@@ -503,6 +503,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 if pair {
                     // As above, a turn measured that close to the centroid says little.
                     let radius2 = min(pairPrev2, pairNow2)
+                    let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
                     s.rotationDelta = readsTurn && radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
                 } else {
                     s.rotationDelta = weight > 0 ? turn / weight : 0

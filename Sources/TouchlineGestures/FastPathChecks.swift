@@ -35,15 +35,15 @@ extension GestureGraph {
 
 #if DEBUG
     /// `samplePair`'s sample and `moved` are `sample`'s, bit for bit.
-    static func generalSampleEquals(_ pair: GroupSample, moved pairMoved: Bool, _ tracked: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?) -> Bool {
+    static func generalSampleEquals(_ pair: GroupSample, moved pairMoved: Bool, _ tracked: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, turns: Bool) -> Bool {
         var moved = false
-        let general = sample(tracked, on: t, at: time, lastTime: lastTime, moved: &moved)
+        let general = sample(tracked, on: t, at: time, lastTime: lastTime, turns: turns, moved: &moved)
         return moved == pairMoved && pair.hasSameBits(as: general)
     }
 #else
     // Not compiled in release, where asserts are not evaluated: one more caller of `sample`
     // changed what the optimizer inlined into the frame's path (3 instructions per frame).
-    static func generalSampleEquals(_ pair: GroupSample, moved pairMoved: Bool, _ tracked: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?) -> Bool { true }
+    static func generalSampleEquals(_ pair: GroupSample, moved pairMoved: Bool, _ tracked: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, turns: Bool) -> Bool { true }
 #endif
 }
 

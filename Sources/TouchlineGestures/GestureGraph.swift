@@ -90,6 +90,10 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// only then does the graph keep them per contact and put them in the samples, and a frame
     /// where only they changed counts as motion. Otherwise a frame pays one test for them.
     let readsForce: Bool
+    /// The recognizers (bit i) whose kind reads `GroupSample.rotationDelta`
+    /// (`GestureRecognizer.readsRotation`): a frame where none of them receives contacts and
+    /// no contact lands or lifts skips the turn's atan2 (docs/performance.md).
+    let rotationReaders: UInt64
     /// Targets (bit t) whose contacts' pressure or size changed in this frame.
     var forceChanged: UInt64 = 0
     /// Recognizers whose `deadline` is set, updated after every input they handle, so the
@@ -128,6 +132,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         names = specs.map { GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
         readsForce = specs.contains { $0.kind.recognizer.readsForce }
+        rotationReaders = specs.indices.reduce(0) { $0 | (specs[$1].kind.recognizer.readsRotation ? 1 &<< UInt64(truncatingIfNeeded: $1) : 0) }
         arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: allTargets.count,
                       simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
         carry.removeHoverMembers(from: &arena)
@@ -371,7 +376,9 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// whose loops run over its own indices (so no index is checked per contact): three passes
     /// with bounds checks were a fifth of a frame. The sums run in
     /// contact order, as before, so the figures are bit for bit the same.
-    @inline(__always) static func sample(_ contacts: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
+    /// `turns` false leaves `rotationDelta` 0 unless a contact landed or lifted (the inputs
+    /// then go to every member, whatever it reads).
+    @inline(__always) static func sample(_ contacts: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, turns readers: Bool = true, moved: inout Bool) -> GroupSample {
         var s = GroupSample(time: time)
         var present = 0, ended = 0, cancelled = 0, began = 0
         var sum = Vector.zero
@@ -447,6 +454,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 pairCount &+= 1
             }
         } else {
+            let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
             for k in contacts.indices where contacts[k].target == t {
                 let c = contacts[k]
                 guard turns && !c.isNew else {
@@ -461,7 +469,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 spanNow += lb
                 // A contact near the centroid says little about the turn; weight by radius.
                 let w = min(la, lb)
-                if w > 0.01 {
+                if w > 0.01 && readsTurn {
                     turn += GestureMath.angle(from: a, to: b) * w
                     weight += w
                 }
@@ -495,7 +503,8 @@ public struct GestureGraph: Sendable, ArenaHost {
                 if pair {
                     // As above, a turn measured that close to the centroid says little.
                     let radius2 = min(pairPrev2, pairNow2)
-                    s.rotationDelta = radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
+                    let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
+                    s.rotationDelta = readsTurn && radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0
                 } else {
                     s.rotationDelta = weight > 0 ? turn / weight : 0
                 }
@@ -510,7 +519,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// the same order (so the same bits, which `SampleTests` checks), written out without its
     /// loops, counters and per-contact branches, which were most of a two-finger frame's
     /// sample.
-    @inline(__always) static func samplePair(_ c0: Tracked, _ c1: Tracked, at time: Timestamp, lastTime: Timestamp?, moved: inout Bool) -> GroupSample {
+    @inline(__always) static func samplePair(_ c0: Tracked, _ c1: Tracked, at time: Timestamp, lastTime: Timestamp?, turns readers: Bool = true, moved: inout Bool) -> GroupSample {
         assert(!c0.isNew && !c1.isNew && c0.target == c1.target && c0.id != c1.id, "samplePair needs two contacts of one target, both down before")
         var ended: Int32 = 0, cancelled: Int32 = 0
         if c0.phase == .ended { ended &+= 1 } else if c0.phase == .cancelled { cancelled &+= 1 }
@@ -531,13 +540,14 @@ public struct GestureGraph: Sendable, ArenaHost {
         let spanPrev = pairPrev2.squareRoot()
         let spanNow = pairNow2.squareRoot()
         let radius2 = min(pairPrev2, pairNow2)
+        let readsTurn = readers || ended != 0 || cancelled != 0
         var elapsed = Interval.zero
         if let last = lastTime, time > last { elapsed = time - last }
         return GroupSample(
             time: time, present: 2, remaining: 2 &- ended &- cancelled, ended: ended, cancelled: cancelled, centroid: cNow,
             span: spanNow, translationDelta: cNow - cPrev, spanDelta: spanNow - spanPrev,
             spanRatio: max(spanNow, Thresholds.minimumSpan) / max(spanPrev, Thresholds.minimumSpan),
-            rotationDelta: radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0,
+            rotationDelta: readsTurn && radius2 > 4 * 0.01 * 0.01 ? GestureMath.angle(from: pairPrev, to: pairNow) : 0,
             maxTravel: travel2.squareRoot(), elapsed: elapsed)
     }
 
@@ -545,13 +555,16 @@ public struct GestureGraph: Sendable, ArenaHost {
         var moved = false
         // A `let`: a `var` sample was copied (128 bytes) for every call that borrows it.
         let lastTime = store[target: t].lastTime
+        // Only a rotate pays for the turn (an atan2, a tenth of a two-finger frame): the won
+        // long press or pan of a steady gesture never reads it. The general path always takes it.
+        let turns = !usesFastPaths || arena.members(of: t) & arena.status.receiving & rotationReaders != 0
         let s: GroupSample = store.withTracked { tracked in
             if usesFastPaths, tracked.count == 2, tracked[0].target == t, tracked[1].target == t, !tracked[0].isNew, !tracked[1].isNew {
-                let s = GestureGraph.samplePair(tracked[0], tracked[1], at: time, lastTime: lastTime, moved: &moved)
-                assert(GestureGraph.generalSampleEquals(s, moved: moved, tracked, on: t, at: time, lastTime: lastTime), "samplePair differs from sample")
+                let s = GestureGraph.samplePair(tracked[0], tracked[1], at: time, lastTime: lastTime, turns: turns, moved: &moved)
+                assert(GestureGraph.generalSampleEquals(s, moved: moved, tracked, on: t, at: time, lastTime: lastTime, turns: turns), "samplePair differs from sample")
                 return s
             }
-            return GestureGraph.sample(tracked, on: t, at: time, lastTime: lastTime, moved: &moved)
+            return GestureGraph.sample(tracked, on: t, at: time, lastTime: lastTime, turns: turns, moved: &moved)
         }
         if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, at: time, emit) }
         dispatchFrame(to: t, s, moved: moved, at: time, emit)
@@ -614,7 +627,6 @@ public struct GestureGraph: Sendable, ArenaHost {
     @inline(__always) mutating func deliverMoved(to t: Int, members: UInt64, _ s: GroupSample, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         // What every `changed` event of the frame shares, read once.
         let target = targetNames[t]
-        let list = contactList(on: t)
         var fingers = 0, position = Point.zero, detail = GestureDetail(NoFields())
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
@@ -624,7 +636,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                 // for every call.
                 emit(GestureEvent(
                     seq: seq, time: time, device: device, gesture: kinds[i], phase: .changed, target: target, recognizer: names[i],
-                    fingers: fingers, position: position, contacts: list, detail: detail))
+                    fingers: fingers, position: position, contacts: contactList(on: t), detail: detail))
                 seq &+= 1
                 continue
             }

@@ -51,6 +51,8 @@ public struct GroupSample: Hashable, Sendable {
     /// Span now / span before over the contacts present in both frames (1 with fewer than two).
     public var spanRatio = 1.0
     /// Mean turn of the common contacts about their centroid, radians, clockwise positive.
+    /// Measured only for a kind that `readsRotation` (or on a frame where a contact lands or
+    /// lifts); 0 otherwise.
     public var rotationDelta = 0.0
     /// Farthest any present contact is from where it went down, mm.
     public var maxTravel = 0.0

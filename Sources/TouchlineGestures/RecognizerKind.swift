@@ -47,6 +47,10 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     /// True when the kind reads `GroupSample.pressure` or `touchMajor`: the graph keeps them
     /// only when one of its kinds does, so that the others pay nothing for them per frame.
     static var readsForce: Bool { get }
+    /// True when the kind reads `GroupSample.rotationDelta`: a frame computes the turn (an
+    /// atan2) only when a recognizer of such a kind receives its contacts, or when a contact
+    /// lands or lifts; otherwise the sample's `rotationDelta` is 0.
+    static var readsRotation: Bool { get }
 
     /// The kind carries its contacts across targets once it wins (a drag): it may answer
     /// `locate`, its target is draggable (contacts landing on draggable targets while it
@@ -82,6 +86,7 @@ extension GestureRecognizer {
     public mutating func carried(_ input: CarryInput) -> RecognizerAction { .none }
 
     public static var readsForce: Bool { false }
+    public static var readsRotation: Bool { false }
 
     @inline(__always)
     public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {

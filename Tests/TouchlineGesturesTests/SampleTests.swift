@@ -46,6 +46,28 @@ import TouchlineTesting
         let general = pair.withUnsafeBufferPointer { GestureGraph.sample($0, on: 0, at: time, lastTime: lastTime, moved: &movedGeneral) }
         #expect(Self.bits(fast) == Self.bits(general), "seed \(seed): \(fast) vs \(general)")
         #expect(movedPair == movedGeneral, "seed \(seed)")
+
+        // Without a recognizer that reads the turn (docs/gestures.md#rotate): both samples still
+        // agree bit for bit, only the turn differs from the full sample, and it is measured
+        // anyway when a contact lifts or is cancelled (its inputs go to every member).
+        var moved = false
+        let pairNoTurn = GestureGraph.samplePair(pair[0], pair[1], at: time, lastTime: lastTime, turns: false, moved: &moved)
+        let generalNoTurn = pair.withUnsafeBufferPointer { GestureGraph.sample(Span(_unsafeElements: $0), on: 0, at: time, lastTime: lastTime, turns: false, moved: &moved) }
+        #expect(Self.bits(pairNoTurn) == Self.bits(generalNoTurn), "seed \(seed): \(pairNoTurn) vs \(generalNoTurn)")
+        var withTurn = fast
+        withTurn.rotationDelta = 0
+        let lifts = pair.contains { $0.phase == .ended || $0.phase == .cancelled }
+        #expect(Self.bits(pairNoTurn) == Self.bits(lifts ? fast : withTurn), "seed \(seed)")
+    }
+
+    /// Only rotate reads the turn: the default graph measures it for its rotate recognizer and
+    /// for no other.
+    @Test func onlyRotateRecognizersReadTheTurn() throws {
+        let graph = try GestureGraph(configuration: .default, surface: Size(width: 200, height: 120))
+        var expected: UInt64 = 0
+        for (i, spec) in GraphConfiguration.default.recognizers.enumerated() where spec.kind.recognizer == RotateRecognizer.self { expected |= 1 << UInt64(i) }
+        #expect(expected != 0)
+        #expect(graph.rotationReaders == expected)
     }
 }
 

@@ -122,7 +122,7 @@ public struct EdgeSwipeFields: GestureFields {
 }
 
 extension GestureDetail {
-    public static func edgeSwipe(edge: ScreenEdge, translation: Vector, velocity: Vector) -> GestureDetail {
+    @inline(__always) public static func edgeSwipe(edge: ScreenEdge, translation: Vector, velocity: Vector) -> GestureDetail {
         GestureDetail(EdgeSwipeFields(edge: edge, translation: translation, velocity: velocity))
     }
 }

@@ -221,5 +221,5 @@ public struct LongPressFields: GestureFields {
 }
 
 extension GestureDetail {
-    public static func longPress(duration: Interval) -> GestureDetail { GestureDetail(LongPressFields(duration: duration)) }
+    @inline(__always) public static func longPress(duration: Interval) -> GestureDetail { GestureDetail(LongPressFields(duration: duration)) }
 }

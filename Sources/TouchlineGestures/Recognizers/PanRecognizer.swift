@@ -113,7 +113,7 @@ public struct PanFields: GestureFields {
 }
 
 extension GestureDetail {
-    public static func pan(translation: Vector, velocity: Vector) -> GestureDetail { GestureDetail(PanFields(translation: translation, velocity: velocity)) }
+    @inline(__always) public static func pan(translation: Vector, velocity: Vector) -> GestureDetail { GestureDetail(PanFields(translation: translation, velocity: velocity)) }
 }
 
 extension Vector {

@@ -100,7 +100,7 @@ public struct PinchFields: GestureFields {
 }
 
 extension GestureDetail {
-    public static func pinch(scale: Double, velocity: Double, span: Double) -> GestureDetail {
+    @inline(__always) public static func pinch(scale: Double, velocity: Double, span: Double) -> GestureDetail {
         GestureDetail(PinchFields(scale: scale, velocity: velocity, span: span))
     }
 }

@@ -6,6 +6,8 @@ import TouchlineCore
 public struct RotateRecognizer: ContinuousKind {
     public var machine: ContinuousRecognizer<RotateMeasure>
     public init(machine: ContinuousRecognizer<RotateMeasure>) { self.machine = machine }
+    /// The only kind that reads `rotationDelta`: the other kinds' frames skip its atan2.
+    public static var readsRotation: Bool { true }
 }
 
 public struct RotateMeasure: ContinuousGesture {
@@ -99,5 +101,5 @@ public struct RotateFields: GestureFields {
 }
 
 extension GestureDetail {
-    public static func rotate(rotation: Double, velocity: Double) -> GestureDetail { GestureDetail(RotateFields(rotation: rotation, velocity: velocity)) }
+    @inline(__always) public static func rotate(rotation: Double, velocity: Double) -> GestureDetail { GestureDetail(RotateFields(rotation: rotation, velocity: velocity)) }
 }

@@ -49,7 +49,9 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     static var readsForce: Bool { get }
     /// True when the kind reads `GroupSample.rotationDelta`: a frame computes the turn (an
     /// atan2) only when a recognizer of such a kind receives its contacts, or when a contact
-    /// lands or lifts; otherwise the sample's `rotationDelta` is 0.
+    /// lands or lifts; otherwise the sample's `rotationDelta` is 0. The default is true, so
+    /// that a kind written elsewhere never reads a 0 it did not ask for; the shipped kinds that
+    /// do not read it say so (false), which is what saves the atan2.
     static var readsRotation: Bool { get }
 
     /// The kind carries its contacts across targets once it wins (a drag): it may answer
@@ -86,7 +88,7 @@ extension GestureRecognizer {
     public mutating func carried(_ input: CarryInput) -> RecognizerAction { .none }
 
     public static var readsForce: Bool { false }
-    public static var readsRotation: Bool { false }
+    public static var readsRotation: Bool { true }
 
     @inline(__always)
     public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {

@@ -7,6 +7,8 @@ import TouchlineCore
 /// `items` grows). The graph's carry tells it where it is and what was tapped
 /// (docs/gestures.md#carrying); diagram: docs/gestures.md#drag-and-drop.
 public struct DragRecognizer: Hashable, Sendable {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public struct Press: BitwiseCopyable, Hashable, Sendable {
         public var start: Timestamp
         public var fingers: Int

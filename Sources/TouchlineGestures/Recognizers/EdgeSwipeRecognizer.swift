@@ -4,6 +4,8 @@ import TouchlineCore
 /// `slop` of motion points inward (more inward than along the edge). Continuous, like a pan,
 /// with the `edge` it came from. Diagram: docs/gestures.md#edge-swipe.
 public struct EdgeSwipeRecognizer: ContinuousKind {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public var machine: ContinuousRecognizer<EdgeSwipeMeasure>
     public init(machine: ContinuousRecognizer<EdgeSwipeMeasure>) { self.machine = machine }
 

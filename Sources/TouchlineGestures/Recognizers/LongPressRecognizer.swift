@@ -3,6 +3,8 @@ import TouchlineCore
 /// Long press: contacts held `minimumDuration` without any moving more than `slop`; then
 /// `changed` on motion and `ended` at the last lift. Diagram: docs/gestures.md#long-press.
 public struct LongPressRecognizer: Hashable, Sendable {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public struct Press: BitwiseCopyable, Hashable, Sendable {
         public var start: Timestamp
         public var fingers: Int

@@ -4,6 +4,8 @@ import TouchlineCore
 /// `changed` with translation and velocity on motion, `ended` at the last lift.
 /// Diagram: docs/gestures.md#pan.
 public struct PanRecognizer: ContinuousKind {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public var machine: ContinuousRecognizer<PanMeasure>
     public init(machine: ContinuousRecognizer<PanMeasure>) { self.machine = machine }
 }

@@ -10,6 +10,8 @@ import TouchlineCore
 /// (discrete). The name of an event is its fields' (`GestureFields.gesture`), so the graph and
 /// the arena see one member whatever it says.
 public struct PeekRecognizer: Hashable, Sendable {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     /// What drives a peek: the `source` field of its events.
     public enum Source: UInt8, BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
         case pressure, size, time

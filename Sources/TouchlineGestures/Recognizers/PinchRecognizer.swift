@@ -5,6 +5,8 @@ import TouchlineCore
 /// tracking began. No minimum span. Ends when fewer than two contacts remain.
 /// Diagram: docs/gestures.md#pinch.
 public struct PinchRecognizer: ContinuousKind {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public var machine: ContinuousRecognizer<PinchMeasure>
     public init(machine: ContinuousRecognizer<PinchMeasure>) { self.machine = machine }
 }

@@ -8,6 +8,8 @@ import TouchlineCore
 /// after leaving, because the carry hands it a new `contactDown` only on a new entry.
 /// Diagram: docs/gestures.md#spring-loading.
 public struct SpringRecognizer: Hashable, Sendable {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public enum State: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
         case idle
         /// Hovered, still since `since` within `slop` of `anchor`.

@@ -4,6 +4,8 @@ import TouchlineCore
 /// average of at least `minimumVelocity`, within `maximumAngle` of an axis, all within
 /// `maximumDuration` of the first down. Diagram: docs/gestures.md#swipe.
 public struct SwipeRecognizer: Hashable, Sendable {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     public struct Stroke: BitwiseCopyable, Hashable, Sendable {
         public var start: Timestamp
         public var translation: Vector

@@ -4,6 +4,8 @@ import TouchlineCore
 /// `multiTapInterval` (lift to next down) and `multiTapDistance` of each other, with the same
 /// number of fingers, count up. Diagram: docs/gestures.md#tap.
 public struct TapRecognizer: Hashable, Sendable {
+    /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
+    public static var readsRotation: Bool { false }
     /// A finished tap, remembered to count the next one.
     public struct Series: BitwiseCopyable, Hashable, Sendable {
         public var count: Int

@@ -5,7 +5,8 @@
 #   scripts/install.sh [--prefix /usr/local] [--destdir DIR] [--binary PATH] [--uninstall]
 #
 # --destdir DIR   install under DIR (packaging, tests): no user is created, no systemctl/udevadm run
-# --binary PATH   install this binary instead of building one (`swift build -c release`)
+# --binary PATH   install this binary instead of building one (`swift build -c release
+#                 --static-swift-stdlib`)
 # --uninstall     remove what this script installs; /etc/touchline/daemon.toml stays
 set -eu
 
@@ -68,8 +69,11 @@ if [ "$uninstall" = 1 ]; then
 fi
 
 if [ -z "$binary" ]; then
-    (cd "$root" && swift build -c release --product touchline)
-    binary=$root/.build/release/touchline
+    # The Swift runtime linked in (--static-swift-stdlib): the installed daemon needs no Swift
+    # toolchain at run time, and starts in 5 ms instead of 9 (fewer relocations; 85 MB instead
+    # of 15: docs/performance.md). Its own scratch path leaves the development build alone.
+    (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static)
+    binary=$root/.build-static/release/touchline
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
 

@@ -35,12 +35,13 @@ struct TraceFile {
         return TraceFile(path: path, reader: reader)
     }
 
+    /// Inlined into the replay loop, with one look at the warnings per event: the event goes
+    /// from the reader to the loop without a second optional made and unwrapped.
+    @inline(__always)
     mutating func next() throws -> (Int, InputEvent)? {
-        guard let e = try reader.next() else {
-            if reader.hasWarnings { for warning in reader.takeWarnings() { warn(warning) } }
-            return nil
-        }
+        let e = try reader.next()
         if reader.hasWarnings { for warning in reader.takeWarnings() { warn(warning) } }
+        guard let e else { return nil }
         return (e.device, e.event)
     }
 

@@ -1,12 +1,12 @@
 // `replay FILE… --jobs N`: files replayed on N threads, their outputs on standard output in file
 // order, the same bytes as one thread gives. Each file's replay is the single-file replay,
 // unchanged; only where its 64 KiB flushes go differs. The file whose turn it is (every earlier
-// file is out) writes standard output directly; a later one keeps up to 4 MiB in memory (most
-// recordings' whole output: no temporary, no second write) and past that writes an unlinked
-// temporary in $TMPDIR, copied out when its turn comes. Workers run at most 4 × jobs files
-// ahead of the one whose turn it is (a semaphore of that many permits, one per file taken and
-// not yet out), so memory stays under 4 × jobs × 4 MiB and open temporaries under 4 × jobs,
-// whatever the corpus. Errors are reported in file order too, after the file's output.
+// file is out) writes standard output directly; a later one keeps up to 1 MiB in memory (every
+// shared recording's whole output: no temporary, no second write) and past that writes an
+// unlinked temporary in $TMPDIR, copied out when its turn comes. Workers run at most
+// min(32 × jobs, 256) files ahead of the one whose turn it is (a semaphore of that many
+// permits, one per file taken and not yet out), so memory stays under that many MiB and open
+// temporaries under that many, whatever the corpus. Errors are reported in file order too, after the file's output.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,7 +122,7 @@ final class OutputTurn: @unchecked Sendable {
     /// How much of a later file's output waits in memory before it goes to a temporary.
     /// TOUCHLINE_REPLAY_MEMORY (bytes) lowers it, so that the tests take the temporaries'
     /// path with the shared recordings' small outputs (CorpusReplayTests).
-    static let memoryLimit: Int = getenv("TOUCHLINE_REPLAY_MEMORY").flatMap { Int(String(cString: $0)) }.map { max(0, $0) } ?? 4 << 20
+    static let memoryLimit: Int = getenv("TOUCHLINE_REPLAY_MEMORY").flatMap { Int(String(cString: $0)) }.map { max(0, $0) } ?? 1 << 20
     private(set) var pending: [UInt8] = []
     private(set) var spill: Int32 = -1
     private(set) var direct = false

@@ -5,14 +5,8 @@ import TouchlineCore
 public struct LongPressRecognizer: Hashable, Sendable {
     /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
     public static var readsRotation: Bool { false }
-    public struct Press: BitwiseCopyable, Hashable, Sendable {
-        public var start: Timestamp
-        public var fingers: Int
-        public var position: Point
-        public var travel: Double
-        /// All contacts lifted while the claim waited for the arena.
-        public var lifted: Bool
-    }
+    /// Its holding half (Hold.swift, shared with drag).
+    public typealias Press = Hold
 
     public enum State: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible {
         case idle
@@ -53,28 +47,25 @@ public struct LongPressRecognizer: Hashable, Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
         switch (state, input) {
         case let (.idle, .contactDown(s)):
-            state = .pressing(Press(start: s.time, fingers: s.present, position: s.centroid, travel: s.maxTravel, lifted: false))
+            state = .pressing(Hold(s))
             return checkFingers(s.present)
 
         case (.pressing(var press), .contactDown(let s)):
-            press.fingers = max(press.fingers, s.present)
-            press.position = s.centroid
+            press.joined(s)
             state = .pressing(press)
             return checkFingers(press.fingers)
 
         case (.pressing(var press), .contactsMoved(let s)):
-            press.travel = max(press.travel, s.maxTravel)
-            press.position = s.centroid
-            if press.travel > parameters.slop {
+            if let failure = press.moved(s, slop: parameters.slop) {
                 state = .idle
-                return .fail(.exceeded("movement", value: press.travel, limit: parameters.slop, .millimetres))
+                return failure
             }
             state = .pressing(press)
             return .none
 
         case let (.pressing(press), .contactLifted(s)):
             state = .idle
-            return .fail(.shortOf("held", value: (s.time - press.start).milliseconds, limit: parameters.minimumDuration.milliseconds, .milliseconds))
+            return press.tooShort(at: s.time, minimum: parameters.minimumDuration)
 
         case (.pressing, .contactCancelled):
             state = .idle
@@ -86,16 +77,15 @@ public struct LongPressRecognizer: Hashable, Sendable {
                 return .fail(.fingers(count: press.fingers, minimum: parameters.fingers, maximum: parameters.fingers))
             }
             state = .claimed(press)
-            return .claim(.reached("held", value: (time - press.start).milliseconds, limit: parameters.minimumDuration.milliseconds, .milliseconds))
+            return press.reached(at: time, minimum: parameters.minimumDuration)
 
         case (.claimed(var press), .contactDown(let s)), (.claimed(var press), .contactsMoved(let s)):
-            press.position = s.centroid
-            press.fingers = max(press.fingers, s.present)
+            press.joined(s)
             state = .claimed(press)
             return .none
 
         case (.claimed(var press), .contactLifted(let s)):
-            if s.remaining == 0 { press.lifted = true }
+            press.liftedWhileClaimed(s)
             state = .claimed(press)
             return .none
 

@@ -98,6 +98,10 @@ public struct ContactList: Hashable, Sendable, Sequence, CustomStringConvertible
     public static let capacity = 16
     @usableFromInline var storage: SIMD16<UInt32> = .zero
     public private(set) var count: Int = 0
+    /// A pen when one of the contacts is a pen, else a finger (palms make no gesture): the
+    /// event's `tool`, found when the list is made (a contact lands or leaves), never per frame.
+    /// In the list's padding: it does not grow.
+    public var tool: ContactTool = .finger
 
     public init() {}
 
@@ -262,8 +266,8 @@ extension GestureDetail {
 public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObjectMembers {
     public static let schemaVersion = 1
     /// The schema's minor version: additions a v1 reader may ignore (new gestures and keys),
-    /// not written in events (docs/events.md#versions). 1.1: drag and spring.
-    public static let schemaMinorVersion = 1
+    /// not written in events (docs/events.md#versions). 1.1: drag and spring; 1.2: `tool`.
+    public static let schemaMinorVersion = 2
 
     /// Counts every line the graph emitted (explain lines included), from 0.
     public var seq: Int
@@ -348,6 +352,7 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObj
             }
         }
         let list = contacts
+        if list.tool != .finger { w.field("tool", raw: list.tool.staticName) }
         w.array("contacts", list.count) { list.storage[$0] }
     }
 

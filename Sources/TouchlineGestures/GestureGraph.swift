@@ -71,6 +71,8 @@ public struct GestureGraph: Sendable, ArenaHost {
         var previous: Point
         var phase: ContactPhase
         var isNew: Bool
+        /// Finger or pen (a palm is never tracked: docs/gestures.md#palms), for the events' `tool`.
+        var tool: ContactTool = .finger
         /// Pressure and touch major, kept only in a graph that `readsForce` (within the
         /// struct's padding: a tracked contact does not grow).
         var force = ContactForce()
@@ -207,6 +209,8 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
+        // One test a frame: the assembler says whether a palm is in it (GestureGraph+Palms.swift).
+        if frame.hasPalm { return processWithPalms(frame, emit: emit) }
         store.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
         if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }
@@ -226,7 +230,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
             for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
                 guard let landed = hitTest(c.position), case let target = routeLanding(on: landed),
-                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true,
+                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true, tool: c.tool,
                                                   force: readsForce ? ContactForce(c) : ContactForce()))
                 else {
                     ignoredContacts += 1

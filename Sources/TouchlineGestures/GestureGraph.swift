@@ -108,6 +108,12 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// Drag and spring-loading's cross-target state (Carrying.swift); inert without a carrier
     /// or hover kind.
     var carry: CarryRoute
+    /// Per recognizer, its kind for a pen's round when that differs from its kind for fingers
+    /// (GestureGraph+Tools.swift), and which recognizers hold their pen parameters now (bit i).
+    let penKinds: [RecognizerKind?]
+    var penMembers: UInt64 = 0
+    /// Some recognizer has other parameters for pens: only then does a landing look at tools.
+    let hasPenKinds: Bool
 
     /// Builds the graph after `configuration.validate()`: an invalid configuration throws
     /// (docs/config.md#validation) and nothing is repaired.
@@ -139,6 +145,8 @@ public struct GestureGraph: Sendable, ArenaHost {
                       simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
         carry.removeHoverMembers(from: &arena)
         store = GraphStore(specs.map(\.kind), surface: surface, targets: allTargets)
+        penKinds = specs.map { $0.resolvedPenKind == $0.kind ? nil : $0.resolvedPenKind }
+        hasPenKinds = penKinds.contains { $0 != nil }
         contactLists = Array(repeating: ContactList(), count: allTargets.count)
     }
 

@@ -65,6 +65,9 @@ public struct RecognizerSpec: Hashable, Sendable {
     /// Unique within the graph; events carry it as `recognizer`.
     public var name: String
     public var kind: RecognizerKind
+    /// The kind as a round that a pen starts uses it (docs/config.md#tools); nil: `kind` with
+    /// the values the kind ships for pens (`RecognizerKind.withShippedPenValues`).
+    public var penKind: RecognizerKind?
     /// The target's name.
     public var target: String
     /// Recognizers that may win alongside this one (the relation is symmetric).
@@ -84,6 +87,9 @@ public struct RecognizerSpec: Hashable, Sendable {
         self.requiresFailureOf = requiresFailureOf
         self.dropTargets = dropTargets
     }
+
+    /// What a pen's round uses: `penKind`, or `kind` with the kind's shipped pen values.
+    public var resolvedPenKind: RecognizerKind { penKind ?? kind.withShippedPenValues }
 }
 
 /// The whole graph: targets (hit-tested in z order) and recognizers (in declaration order, which

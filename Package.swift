@@ -5,9 +5,10 @@
 //     ← TouchlineTrace (pure: trace readers and writers)
 //     ← TouchlineGestures (pure: recognizers, arena, graph, event schema; also ← TouchlineConfig)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
-//   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
+//   TouchlineInput (system calls: libevdev, libinput, epoll, files for the trace readers (← Trace),
+//     signals, threads, sd_notify, the privilege drop)
 //     ← TouchlineLive (the live session: sources, virtual or real clock, sinks, the event socket;
-//       no unsafe code; Foundation only for JSONSerialization of the socket's client messages;
+//       no unsafe code, no Foundation: the socket's messages are read by Core's JSONReader;
 //       ← TouchlineConfig: a registered target's JSON becomes the tables the config reader reads)
 //   touchline (the executable: parses, validates, wires, runs)
 import PackageDescription
@@ -47,7 +48,7 @@ let package = Package(
             name: "CLibinput", pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
-        .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "CLibevdev", "CLibinput"]),
+        .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "TouchlineTrace", "CLibevdev", "CLibinput"]),
         .target(name: "TouchlineLive", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineInput"]),
         .executableTarget(
             name: "touchline",

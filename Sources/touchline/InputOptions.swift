@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchlineCore
+import TouchlineInput
 
 /// Options every command that reads a trace shares.
 struct InputOptions: ParsableArguments {

@@ -2,9 +2,9 @@
 // text` prints. The members are read in their order (the kind's values follow the common keys
 // in the order the kind declares them, and JSONSerialization forgets order), each value kept as
 // the JSON writes it, strings unquoted, so both commands print the same rows.
-import Foundation
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
 
 enum ListenText {
     /// The keys every event has, which the text's fixed columns show or leave out.
@@ -58,8 +58,8 @@ enum ListenText {
             while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
             guard i < bytes.count else { return nil }
             i += 1
-            let literal = Data(bytes[start..<i])
-            return (try? JSONSerialization.jsonObject(with: literal, options: [.fragmentsAllowed])) as? String
+            guard case .string(let text)? = try? JSONReader.read(bytes[start..<i]) else { return nil }
+            return text
         }
         func scalar() -> String? {
             skipSpace()

@@ -142,3 +142,30 @@ func contents(_ path: String) throws -> String {
         #expect(Environment.value("TOUCHLINE_TEST_VARIABLE") == nil)
     }
 }
+
+/// `touchline listen`'s side of the event socket: a blocking connection that sends whole and
+/// receives what comes, 0 once the peer closed; no one listening is `connect`'s error.
+@Suite struct SocketConnectionTests {
+    @Test func aClientSendsAndReceivesUntilThePeerCloses() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let path = scratch.path + "/touchline.sock"
+        #expect(throws: SystemError.self) { _ = try SocketConnection(path: path) }
+        let listener = try UnixSocket.listen(path: path, mode: 0o600, group: nil)
+        defer { UnixSocket.close(listener) }
+        let client = try SocketConnection(path: path)
+        defer { client.close() }
+        let server = try #require(try UnixSocket.accept(listener))
+        try client.send(Array("{\"subscribe\":[]}\n".utf8))
+        var input = [UInt8](repeating: 0, count: 64)
+        // A Unix socket's send puts the bytes in the peer's queue before it returns.
+        #expect(try UnixSocket.read(server, into: &input, at: 0) == .bytes(17))
+        #expect(try UnixSocket.send(server, Array("{\"ok\":1}\n".utf8), 0..<9) == 9)
+        UnixSocket.close(server)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let n = try client.receive(into: &buffer)
+        #expect(String(decoding: buffer[0..<n], as: UTF8.self) == "{\"ok\":1}\n")
+        #expect(try client.receive(into: &buffer) == 0)
+        #expect(SocketConnection.maximumPathLength == 107)
+    }
+}

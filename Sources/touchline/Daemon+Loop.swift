@@ -5,7 +5,6 @@
 // the trace source need, and every gesture of a copy has ended (deadlines fired) before the
 // next begins. The file is opened again for each copy and streamed as the first was.
 import TouchlineCore
-import TouchlineInput
 
 struct LoopingTrace {
     let path: String

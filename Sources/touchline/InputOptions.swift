@@ -1,6 +1,5 @@
 import ArgumentParser
 import TouchlineCore
-import TouchlineInput
 
 /// Options every command that reads a trace shares.
 struct InputOptions: ParsableArguments {

@@ -4,7 +4,6 @@
 // the JSON writes it, strings unquoted, so both commands print the same rows.
 import TouchlineCore
 import TouchlineGestures
-import TouchlineInput
 
 enum ListenText {
     /// The keys every event has, which the text's fixed columns show or leave out.

@@ -6,7 +6,6 @@
 // itself read a touchscreen by it. A protocol-B trace that only ever used slot 0 prints no
 // ABS_MT_SLOT either, which touch-down-state needs to find the slots (docs/traces.md#libinput).
 import TouchlineCore
-import TouchlineInput
 import TouchlineTrace
 
 struct TouchButton {

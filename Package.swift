@@ -56,14 +56,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig"]),
-        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore"]),
-        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace"]),
+        // What the tests share (not a product): where the package and the shared traces are,
+        // how a trace file is opened, the heap-object counter of the allocation tests.
+        .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),
+        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace", "TouchlineTestSupport"]),
         .testTarget(
             name: "TouchlineGesturesTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace"]
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace", "TouchlineTestSupport"]
         ),
-        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline"]),
+        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(
             name: "TouchlineLiveTests",

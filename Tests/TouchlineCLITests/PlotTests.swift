@@ -13,8 +13,7 @@ import Testing
     static let recordings: [(String, String?)] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: Paths.recordings.path)) ?? []
         return names.filter { $0.hasSuffix(".yml") }.sorted().map { name in
-            let toml = Paths.recordings.appendingPathComponent(String(name.dropLast(4)) + ".toml").path
-            return (Paths.recordings.appendingPathComponent(name).path, FileManager.default.fileExists(atPath: toml) ? toml : nil)
+            (Paths.recordings.appendingPathComponent(name).path, Paths.recordingConfig(name))
         }
     }()
 

@@ -151,7 +151,7 @@ import TouchlineTesting
 
 @Suite struct AllSharedTracesTests {
     static var files: [String] {
-        let root = Paths.sharedTraces
+        let root = Paths.traces
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         var out: [String] = []
         while let path = enumerator?.nextObject() as? String {
@@ -165,7 +165,7 @@ import TouchlineTesting
     /// evemu and libinput-record copies of a recording give the same gestures.
     @Test(arguments: files)
     func invariantsHoldOnRealInput(file: String) throws {
-        let trace = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
+        let trace = try assemble(path: Paths.traces.appendingPathComponent(file).path)
         let (events, frameOf, graph) = try PropertyTests.run(trace.frames, surface: trace.surface, explain: true)
         #expect(graph.internalErrors == 0, "\(events.filter { $0.phase == .bug }.map(\.json))")
         #expect(graph.isIdle, "\(graph.pendingDescription)")
@@ -192,8 +192,8 @@ import TouchlineTesting
         for file in Self.files where file.hasPrefix("libinput-record/") {
             let base = String(file.dropFirst("libinput-record/".count).dropLast(".yml".count))
             guard let original = Self.files.first(where: { $0.hasPrefix("evemu-devices/\(base).") || $0.hasPrefix("xorg-integration-tests/\(base).") }) else { continue }
-            let a = try assemble(path: Paths.sharedTraces.appendingPathComponent(original).path)
-            let b = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
+            let a = try assemble(path: Paths.traces.appendingPathComponent(original).path)
+            let b = try assemble(path: Paths.traces.appendingPathComponent(file).path)
             let gestures = { (t: AssembledTrace) in
                 try GestureHarness.replay(t.frames, surface: t.surface).filter { $0.phase != .changed }.map { "\($0.gesture) \($0.phase) f\($0.fingers)" }
             }

@@ -19,7 +19,7 @@ struct Edge: Hashable, CustomStringConvertible {
 enum Diagrams {
     /// The edges of each recognizer's diagram, by section heading.
     static func edges(section: String) throws -> Set<Edge> {
-        let text = try String(contentsOfFile: Paths.packageRoot.appendingPathComponent("docs/gestures.md").path, encoding: .utf8)
+        let text = try String(contentsOfFile: Paths.root.appendingPathComponent("docs/gestures.md").path, encoding: .utf8)
         guard let start = text.range(of: "\n## \(section)\n") else { throw TestFailure("docs/gestures.md has no section '## \(section)'") }
         let rest = text[start.upperBound...]
         guard let open = rest.range(of: "```mermaid\n"), let close = rest[open.upperBound...].range(of: "```") else {

@@ -5,10 +5,8 @@ import TouchlineCore
 
 // The DocC article on recognizer parameters holds a table made from the registry itself: each
 // kind's declared parameters, their units, defaults and limits. The test fails when the article
-// and the registry disagree (a kind or parameter added, a default or limit changed). Regenerate
-// with
-//     TOUCHLINE_UPDATE_DOCS=1 swift test --filter ParameterDocTests
-// and review the diff.
+// and the registry disagree (a kind or parameter added, a default or limit changed), and never
+// rewrites the article: `scripts/update-goldens.sh` does, then review the diff.
 
 enum ParameterTable {
     static let article = Paths.root
@@ -118,10 +116,8 @@ enum ParameterTable {
             Issue.record("\(path) has lost its markers \(ParameterTable.begin) … \(ParameterTable.end)")
             return
         }
-        if ProcessInfo.processInfo.environment["TOUCHLINE_UPDATE_DOCS"] == "1" {
-            try expected.write(toFile: path, atomically: true, encoding: .utf8)
-            return
+        if let difference = Expected.difference(expected, file: path) {
+            Issue.record("\(path) is out of date: \(difference)")
         }
-        #expect(text == expected, "\(path) is out of date; run TOUCHLINE_UPDATE_DOCS=1 swift test --filter ParameterDocTests and review the diff")
     }
 }

@@ -160,6 +160,12 @@ import TouchlineTesting
         return out.sorted()
     }
 
+    /// The list the tests below take their arguments from is the shared traces: when the
+    /// folder is missing it would be empty, and a test with no argument passes silently.
+    @Test func theSharedTracesAreThere() {
+        #expect(Self.files.count >= 28, "\(Paths.traces.path) holds \(Self.files.count) traces: the shared traces must be at ../shared/traces from the package root")
+    }
+
     /// Every shared recording, through the default graph with explain lines: no impossible
     /// transition, every began ends, no contact named after its end, same bytes twice, and the
     /// evemu and libinput-record copies of a recording give the same gestures.

@@ -197,17 +197,8 @@ import Testing
         let o = try #require(arguments.firstIndex(of: "-o"))
         let picture = arguments[o + 1]
         arguments[o + 1] = "-"
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = Paths.root
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let made = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, made) = try runCapturingOutput(Paths.binary, arguments, in: Paths.root)
+        #expect(status == 0)
         let committed = try Data(contentsOf: Paths.root.appendingPathComponent(picture))
         #expect(made == committed, "regenerate it: \(command)")
     }

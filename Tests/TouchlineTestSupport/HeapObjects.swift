@@ -49,16 +49,27 @@ public enum HeapObjects {
     /// Runs this test binary again, filtered to the suite `suite`, with `variable` set (the
     /// suite is enabled only then); its exit status and standard output.
     public static func probe(suite: String, variable: String) throws -> (status: Int32, output: String) {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["--testing-library", "swift-testing", "--filter", suite]
-        child.environment = ProcessInfo.processInfo.environment.merging([variable: "1"]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        return (child.terminationStatus, String(decoding: data, as: UTF8.self))
+        let (status, output) = try runCapturingOutput(
+            URL(fileURLWithPath: "/proc/self/exe"), ["--testing-library", "swift-testing", "--filter", suite],
+            environment: ProcessInfo.processInfo.environment.merging([variable: "1"]) { $1 })
+        return (status, String(decoding: output, as: UTF8.self))
     }
+}
+
+/// Runs `executable` (in `directory` when given) with its standard error discarded, to its
+/// end; its exit status and standard output.
+public func runCapturingOutput(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                               in directory: URL? = nil) throws -> (status: Int32, output: Data) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, data)
 }

@@ -5,11 +5,14 @@
 //     ← TouchlineTrace (pure: trace readers and writers)
 //     ← TouchlineGestures (pure: recognizers, arena, graph, event schema; also ← TouchlineConfig)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
-//   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
+//   TouchlineInput (input devices through libevdev and libinput, uinput, epoll, the event socket's
+//     system calls; the executable still makes a few of its own, docs/architecture.md)
 //     ← TouchlineLive (the live session: sources, virtual or real clock, sinks, the event socket;
 //       no unsafe code; Foundation only for JSONSerialization of the socket's client messages;
 //       ← TouchlineConfig: a registered target's JSON becomes the tables the config reader reads)
 //   touchline (the executable: parses, validates, wires, runs)
+//   TouchlineTestSupport (the tests' shared helpers, in Tests/; not a product)
+// docs/architecture.md's module table is checked against the targets below (ArchitectureDocTests).
 import PackageDescription
 
 let package = Package(
@@ -56,14 +59,17 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig"]),
-        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore"]),
-        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace"]),
+        // What the tests share (not a product): where the package and the shared traces are,
+        // how a trace file is opened, the heap-object counter of the allocation tests.
+        .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),
+        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace", "TouchlineTestSupport"]),
         .testTarget(
             name: "TouchlineGesturesTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace"]
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace", "TouchlineTestSupport"]
         ),
-        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline"]),
+        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(
             name: "TouchlineLiveTests",

@@ -21,11 +21,13 @@ public struct GestureGraph: Sendable, ArenaHost {
     public var recordsTransitions: Bool = false
     /// Transitions recorded since the last `drainTransitions()`.
     public private(set) var transitions: [Transition] = []
-#if DEBUG
+#if DEBUG || TOUCHLINE_PATH_SWITCH
     /// Off, every frame takes the general path: `sample` for two contacts too, `deliver` for an
     /// active continuous recognizer, contact lists recomputed, targets searched instead of
     /// masked, contacts found by search instead of guessed. For FastPathTests, which check that
-    /// both paths give the same events. Read only where a fast path already branches.
+    /// both paths give the same events. Read only where a fast path already branches. Also in
+    /// an optimized build made with `-DTOUCHLINE_PATH_SWITCH`, so that CI checks the fast paths
+    /// as the optimizer compiles them (.ci/run).
     var usesFastPaths = true
 #else
     /// Release builds always take the fast paths: a constant, so the switch folds away (read

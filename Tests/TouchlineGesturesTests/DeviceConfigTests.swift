@@ -10,14 +10,7 @@ import TouchlineGestures
         try DaemonConfiguration.parse(bytes: Array(text.utf8), file: "daemon.toml")
     }
 
-    func error(_ text: String) -> String {
-        do {
-            _ = try parse(text)
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    func error(_ text: String) -> String { errorMessage { try parse(text) } }
 
     @Test func everyKeyIsRead() throws {
         let config = try parse("""

@@ -1,4 +1,5 @@
 import TouchlineConfig
+import TouchlineGestures
 
 // Where each part of a parsed configuration was written, so that a problem found after parsing
 // (by GraphConfiguration's validation or GestureGraph.init) can still name file:line:column.

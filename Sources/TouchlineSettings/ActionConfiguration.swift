@@ -1,5 +1,6 @@
 import TouchlineConfig
 import TouchlineCore
+import TouchlineGestures
 
 // `[[action]]` sections of the daemon's configuration (docs/live.md#actions): which gesture
 // events run which command. Read here, purely, so that `--check-config` and tests see the same

@@ -1,5 +1,6 @@
 import TouchlineConfig
 import TouchlineCore
+import TouchlineGestures
 
 // TOML (TouchlineConfig's reader) → GraphConfiguration (docs/config.md). Parameters take a
 // number in their declared unit (ms, mm, mm/s, degrees) or a string with a unit ("300ms",

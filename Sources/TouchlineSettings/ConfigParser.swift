@@ -25,12 +25,7 @@ extension GraphConfiguration {
     /// sections another reader of the same file owns, skipped here (the daemon's `action` and
     /// `actions`: DaemonConfiguration); any other unknown section is an error.
     public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard, allowing: Set<String> = []) throws(ConfigError) -> ParsedConfiguration {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument.parse(bytes, file: file)
-        } catch {
-            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
-        }
+        let document = try ConfigSourceMap.document(bytes, file: file)
         var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
         parser.allowing = allowing
         let configuration = try parser.read(document.root)

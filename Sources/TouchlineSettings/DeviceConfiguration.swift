@@ -136,12 +136,7 @@ extension DeviceConfiguration {
     /// calibration and size apply as in the daemon); `[[action]]` and `[socket]` are refused.
     public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration) {
         let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: ["device"]).configuration
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument.parse(bytes, file: file)
-        } catch {
-            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
-        }
+        let document = try ConfigSourceMap.document(bytes, file: file)
         return (graph, try read(document.root, file: file))
     }
 }

@@ -3,6 +3,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 @Suite struct ActionConfigTests {
     func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {

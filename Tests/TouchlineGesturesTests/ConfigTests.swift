@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 @Suite struct ConfigTests {

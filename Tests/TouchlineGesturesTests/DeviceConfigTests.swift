@@ -4,6 +4,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 @Suite struct DeviceConfigTests {
     func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // Golden files (style principle 13): every Recordings/NAME.yml has its expected events beside

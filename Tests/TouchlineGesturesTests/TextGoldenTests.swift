@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // `--format text` goldens: every Recordings/NAME.yml has Recordings/NAME.events.txt beside its

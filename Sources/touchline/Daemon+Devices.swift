@@ -3,6 +3,7 @@
 // to the configuration's directory, and its errors name that file's line).
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 import TouchlineLive
 

@@ -2,6 +2,8 @@ import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
+import TouchlinePlot
+import TouchlineSettings
 import TouchlineTrace
 
 struct Plot: ParsableCommand {

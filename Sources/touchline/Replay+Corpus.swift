@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchlineGestures
 import TouchlineInput
+import TouchlineSettings
 
 extension Replay {
     /// Several files (or one with --output-dir), on `--jobs` threads; TouchlineInput's

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
+import TouchlineSettings
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

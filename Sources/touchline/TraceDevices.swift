@@ -4,6 +4,7 @@
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
+import TouchlineSettings
 
 struct TraceDevices {
     let configuration: DeviceConfiguration

@@ -1,6 +1,6 @@
 // `touchline listen --format text`: the socket's JSON lines as the text rows `replay --format
 // text` prints. The members are read in their order (the kind's values follow the common keys
-// in the order the kind declares them, and JSONSerialization forgets order), each value kept as
+// in the order the kind declares them, which a dictionary would forget), each value kept as
 // the JSON writes it, strings unquoted, so both commands print the same rows.
 import TouchlineCore
 import TouchlineGestures

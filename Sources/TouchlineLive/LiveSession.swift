@@ -5,6 +5,7 @@
 // signalfd), its clock says when a stop came, its sink takes the output.
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 
 public struct LiveSession {

@@ -1,6 +1,9 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
+import TouchlinePlot
+import TouchlineSettings
 import TouchlineTrace
 
 struct Plot: ParsableCommand {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
+import TouchlineSettings
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -31,8 +31,7 @@ import Glibc
     @Test(arguments: ["pinch", "tap", "drag-two-items"])
     func replayPrintsTheGolden(_ name: String) throws {
         var arguments = ["replay", "--format", "text", Paths.recordings.appendingPathComponent(name + ".yml").path]
-        let config = Paths.recordings.appendingPathComponent(name + ".toml").path
-        if FileManager.default.fileExists(atPath: config) { arguments += ["--config", config] }
+        if let config = Paths.recordingConfig(name) { arguments += ["--config", config] }
         let result = try touchline(arguments: arguments)
         #expect(result.status == 0, "\(result.stderr)")
         let golden = try String(contentsOf: Paths.recordings.appendingPathComponent(name + ".events.txt"), encoding: .utf8)
@@ -94,8 +93,7 @@ import Glibc
         defer { dir.remove() }
         let socketPath = dir.path + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--stdout", "--format", "text", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath],
+            daemon: ["--stdout", "--format", "text", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir.path))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

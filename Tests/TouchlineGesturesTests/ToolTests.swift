@@ -1,6 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 import TouchlineTrace
 
@@ -180,5 +181,38 @@ import TouchlineTrace
         let kinds = events.filter { $0.phase != .changed }.map { "\($0.gesture.name) \($0.phase.name)" }
         #expect(kinds == ["peek began", "pop recognized", "peek ended"])
         #expect(events.allSatisfy { $0.contacts.tool == .pen })
+    }
+
+    /// Per-tool values in a configuration (docs/config.md#tools): a recognizer's `pen.*` keys and
+    /// `[defaults.pen]`, each a distance or a duration; the recognizer's own key wins.
+    @Test func aConfigurationGivesPenValues() throws {
+        func penSlop(_ toml: String, _ recognizer: Int = 0) throws -> Double? {
+            let configuration = try GraphConfiguration.parse(toml: toml, file: "pen.toml")
+            return configuration.recognizers[recognizer].resolvedPenKind.parameters(of: PeekRecognizer.self)?.slop
+                ?? configuration.recognizers[recognizer].resolvedPenKind.parameters(of: TapRecognizer.self)?.slop
+        }
+        #expect(try penSlop("[[recognizer]]\nkind = \"peek\"\n") == Thresholds.penPressSlop)
+        #expect(try penSlop("[[recognizer]]\nkind = \"peek\"\npen.slop = \"4mm\"\n") == 4)
+        #expect(try penSlop("[defaults.pen]\npeek.slop = \"5mm\"\n[[recognizer]]\nkind = \"peek\"\n") == 5)
+        #expect(try penSlop("[defaults.pen]\npeek.slop = \"5mm\"\n[[recognizer]]\nkind = \"peek\"\npen.slop = 6\n") == 6)
+        // The default graph (no [[recognizer]]) takes [defaults.pen] too: its first is the tap.
+        #expect(try penSlop("[defaults.pen]\ntap.slop = \"5mm\"\n") == 5)
+        // The finger's value is untouched.
+        let both = try GraphConfiguration.parse(toml: "[[recognizer]]\nkind = \"peek\"\nslop = \"2mm\"\npen.slop = \"9mm\"\n", file: "pen.toml")
+        #expect(both.recognizers[0].kind.parameters(of: PeekRecognizer.self)?.slop == 2)
+        #expect(both.recognizers[0].resolvedPenKind.parameters(of: PeekRecognizer.self)?.slop == 9)
+        // Only distances and durations differ by tool; a key the kind has not is named.
+        #expect(throws: ConfigError.self) { try GraphConfiguration.parse(toml: "[[recognizer]]\nkind = \"tap\"\npen.fingers = 2\n", file: "pen.toml") }
+        do {
+            _ = try GraphConfiguration.parse(toml: "[[recognizer]]\nkind = \"tap\"\npen.fingers = 2\n", file: "pen.toml")
+        } catch {
+            #expect(error.description == "pen.toml:3:5: tap.fingers is the same for every tool; a pen value is for a distance or a duration")
+        }
+        do {
+            _ = try GraphConfiguration.parse(toml: "[defaults.pen]\npeek.slip = \"5mm\"\n", file: "pen.toml")
+            Issue.record("peek.slip was accepted")
+        } catch {
+            #expect(error.description.hasPrefix("pen.toml:2:6: peek has no parameter 'slip'"))
+        }
     }
 }

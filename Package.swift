@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(
             name: "TouchlineLiveTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput", "TouchlineLive", "TouchlineTesting"]
+            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput", "TouchlineLive", "TouchlineTesting", "TouchlineTrace"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -120,7 +120,7 @@ import TouchlineTrace
         try session.start(&source)
         try session.run(&source)
         let replayed = try Self.replay(try Self.recording(frames), explain: true)
-        #expect(sink.bytes == replayed)
+        expectSameBytes(sink.bytes, replayed)
         // Both long presses fall due at 0.5 s; screen 0's comes first (the lower device on a
         // tie), although screen 1's frame at 0.505 s was read before the late timer fired.
         #expect(Self.longPressesBegan(sink.bytes) == ["device 0 at 0.500000", "device 1 at 0.500000"])
@@ -150,13 +150,25 @@ import TouchlineTrace
         for event in held[1] { try writer.write(TraceEvent(device: 1, event: event)) }
         try writer.finish()
         let recording = try #require(writer.sink as? BytesSink).bytes
-        #expect(recording == (try Self.recording(frames)))
-        #expect(gestures.bytes == (try Self.replay(recording)))
-        #expect(framesOut.bytes == (try Self.replay(recording, frames: true)))
+        expectSameBytes(recording, try Self.recording(frames))
+        expectSameBytes(gestures.bytes, try Self.replay(recording))
+        expectSameBytes(framesOut.bytes, try Self.replay(recording, frames: true))
         #expect(Self.longPressesBegan(gestures.bytes) == ["device 0 at 0.600000", "device 1 at 0.600000"])
         #expect(session.origin == ms(900))
         #expect(warnings.isEmpty)
     }
+}
+
+/// Byte for byte; a difference shows both outputs as text (the lines, not thousands of numbers).
+func expectSameBytes(_ actual: [UInt8], _ expected: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) {
+    guard actual != expected else { return }
+    Issue.record("""
+        not the same bytes
+        actual:
+        \(String(decoding: actual, as: UTF8.self))
+        expected:
+        \(String(decoding: expected, as: UTF8.self))
+        """, sourceLocation: sourceLocation)
 }
 
 /// JSON Lines into memory, as JSONLinesSink writes them to a descriptor.

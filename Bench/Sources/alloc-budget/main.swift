@@ -159,6 +159,44 @@ for fingers in [1, 2, 10] {
             print("  (\(lines) gesture events, \(written) bytes of JSON)")
         }
     }
+
+    // The one multi-device driver every mode runs (GesturePipeline: replay, run, daemon, record),
+    // two devices fed the same motion in turn, the second one rotated by a `[[device]]` section:
+    // per-device assembly, the transform into a reused frame, and the deadlines of every device
+    // looked at before each frame.
+    do {
+        var pipeline = GesturePipeline()
+        _ = try pipeline.start(device: 0, SyntheticPanel.device)
+        _ = try pipeline.start(device: 1, SyntheticPanel.device, settings: DeviceSpec(rotation: .quarter))
+        var json = JSONWriter(capacity: 4096)
+        var lines = 0
+        for e in motion.downEvents(at: .zero) {
+            for device in 0..<2 { pipeline.feed(device: device, e) { _ in } }
+        }
+        var offset: Int64 = 0
+        check("pipeline of 2 devices (one rotated) + default graph + JSON", fingers: fingers) { turns in
+            var frames = 0
+            for _ in 0..<turns {
+                for e in turn {
+                    let shifted = InputEvent(time: Timestamp(microseconds: e.time.microseconds &+ offset), type: e.type, code: e.code, value: e.value)
+                    for device in 0..<2 {
+                        guard pipeline.feed(device: device, shifted, emit: { g in
+                            json.reset()
+                            g.writeJSON(into: &json)
+                            lines += 1
+                        }) else { continue }
+                        frames += 1
+                    }
+                }
+                offset &+= turnLength
+            }
+            return frames
+        }
+        if lines == 0 {
+            print("pipeline, \(fingers) contacts: the graphs emitted nothing in steady motion")
+            failures += 1
+        }
+    }
 }
 
 if failures > 0 {

@@ -43,6 +43,8 @@ public struct GesturePipeline: Sendable {
     @usableFromInline internal private(set) var lane: [Int] = []
     /// The device index of each lane; -1 for a free lane.
     private var deviceOf: [Int] = []
+    /// Lanes freed by `finish(device:)` (a removed device), reused first.
+    private var freeLanes: [Int] = []
     /// Per lane: the `[[device]]` rotation and calibration (nil: none, the frame goes to the
     /// graph as assembled), the surface its graph sees, and its turned frame.
     private var transforms: [DeviceTransform?] = []
@@ -96,7 +98,7 @@ public struct GesturePipeline: Sendable {
         if lane.count <= device { lane += repeatElement(-1, count: device + 1 - lane.count) }
         var driver = driver
         driver?.graph.device = device
-        if let k = deviceOf.firstIndex(of: -1) {
+        if let k = freeLanes.popLast() {
             // A finished device's lane: its graph has nothing pending (finish), so reusing it
             // changes no order.
             lane[device] = k
@@ -277,6 +279,7 @@ public struct GesturePipeline: Sendable {
         lane[device] = -1
         deviceOf[k] = -1
         transforms[k] = nil
+        freeLanes.append(k)
     }
 
     /// End of input (or of the good input, before a bad line is reported): pending deadlines

@@ -3,13 +3,20 @@
 //   TouchlineConfig (pure: a TOML 1.0 reader that keeps every key's and value's position)
 //   TouchlineCore (pure: units, model, frame assembly, JSON writer)
 //     ← TouchlineTrace (pure: trace readers and writers)
-//     ← TouchlineGestures (pure: recognizers, arena, graph, event schema; also ← TouchlineConfig)
+//     ← TouchlineGestures (pure: recognizers, arena, graph, event schema)
+//       ← TouchlineSettings (pure: TOML values to typed settings with file:line:col errors: the
+//         graph, registered targets, the daemon's actions, devices and socket; also ← TouchlineConfig)
+//       ← TouchlinePlot (pure: the SVG picture of `touchline plot`)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
-//   TouchlineInput (the only module that talks to the kernel: libevdev, libinput, epoll)
+//   TouchlineInput (input devices through libevdev and libinput, uinput, epoll, the event socket's
+//     system calls; the executable still makes a few of its own, docs/architecture.md)
 //     ← TouchlineLive (the live session: sources, virtual or real clock, sinks, the event socket;
 //       no unsafe code; Foundation only for JSONSerialization of the socket's client messages;
-//       ← TouchlineConfig: a registered target's JSON becomes the tables the config reader reads)
+//       ← TouchlineConfig, TouchlineSettings: a registered target's JSON becomes the tables the
+//       settings reader reads; the daemon's actions and devices)
 //   touchline (the executable: parses, validates, wires, runs)
+//   TouchlineTestSupport (the tests' shared helpers, in Tests/; not a product)
+// docs/architecture.md's module table is checked against the targets below (ArchitectureDocTests).
 import PackageDescription
 
 let package = Package(
@@ -20,6 +27,8 @@ let package = Package(
         .library(name: "TouchlineCore", targets: ["TouchlineCore"]),
         .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
         .library(name: "TouchlineGestures", targets: ["TouchlineGestures"]),
+        .library(name: "TouchlineSettings", targets: ["TouchlineSettings"]),
+        .library(name: "TouchlinePlot", targets: ["TouchlinePlot"]),
         .library(name: "TouchlineTesting", targets: ["TouchlineTesting"]),
         .library(name: "TouchlineInput", targets: ["TouchlineInput"]),
         .library(name: "TouchlineLive", targets: ["TouchlineLive"]),
@@ -37,7 +46,9 @@ let package = Package(
             name: "TouchlineTrace", dependencies: ["TouchlineCore"],
             swiftSettings: [.enableExperimentalFeature("Lifetimes")]
         ),
-        .target(name: "TouchlineGestures", dependencies: ["TouchlineCore", "TouchlineConfig"]),
+        .target(name: "TouchlineGestures", dependencies: ["TouchlineCore"]),
+        .target(name: "TouchlineSettings", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures"]),
+        .target(name: "TouchlinePlot", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .systemLibrary(
             name: "CLibevdev", pkgConfig: "libevdev",
@@ -48,26 +59,39 @@ let package = Package(
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
         .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "CLibevdev", "CLibinput"]),
-        .target(name: "TouchlineLive", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineInput"]),
+        .target(
+            name: "TouchlineLive",
+            dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineSettings", "TouchlineInput"]
+        ),
         .executableTarget(
             name: "touchline",
             dependencies: [
-                "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineInput", "TouchlineLive",
+                "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
+                "TouchlineLive",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig"]),
-        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore"]),
-        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace"]),
+        // What the tests share (not a product): where the package and the shared traces are,
+        // how a trace file is opened, the heap-object counter of the allocation tests.
+        .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),
+        .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace", "TouchlineTestSupport"]),
         .testTarget(
             name: "TouchlineGesturesTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTrace"]
+            dependencies: [
+                "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineTesting", "TouchlineTrace",
+                "TouchlineTestSupport",
+            ]
         ),
-        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline"]),
+        .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(
             name: "TouchlineLiveTests",
-            dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineInput", "TouchlineLive", "TouchlineTesting", "TouchlineTrace"]
+            dependencies: [
+                "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlineInput", "TouchlineLive", "TouchlineTesting",
+                "TouchlineTrace",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

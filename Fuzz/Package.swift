@@ -28,10 +28,10 @@ let package = Package(
         fuzzTarget("FuzzEvemu", ["TouchlineTrace", "TouchlineCore"]),
         fuzzTarget("FuzzGetevent", ["TouchlineTrace", "TouchlineCore"]),
         fuzzTarget("FuzzLibinputRecord", ["TouchlineTrace", "TouchlineCore"]),
-        fuzzTarget("FuzzConfig", ["TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzConfig", ["TouchlineSettings", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzReplay", ["TouchlineTrace", "TouchlineGestures", "TouchlineCore"]),
-        fuzzTarget("FuzzGraphConfig", ["TouchlineTesting", "TouchlineGestures", "TouchlineCore"]),
-        fuzzTarget("FuzzDaemonConfig", ["TouchlineTesting", "TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzGraphConfig", ["TouchlineTesting", "TouchlineSettings", "TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzDaemonConfig", ["TouchlineTesting", "TouchlineSettings", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzSocketMessage", ["TouchlineLive", "TouchlineGestures", "TouchlineCore"]),
     ],
     swiftLanguageModes: [.v6]

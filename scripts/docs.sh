@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 
 modules=("$@")
 if [ ${#modules[@]} -eq 0 ]; then
-    modules=(TouchlineCore TouchlineTrace TouchlineConfig TouchlineGestures TouchlineTesting TouchlineInput TouchlineLive)
+    modules=(TouchlineCore TouchlineTrace TouchlineConfig TouchlineGestures TouchlineSettings TouchlinePlot TouchlineTesting TouchlineInput TouchlineLive)
 fi
 
 docc=$(command -v docc || true)

@@ -15,12 +15,14 @@ public struct AnyRecognizer: Hashable, Sendable {
     }
 
     public mutating func handle(_ input: RecognizerInput) -> RecognizerAction {
-        func step<R: GestureRecognizer>(_ r: R) -> (any GestureRecognizer, RecognizerAction) {
-            var r = r
-            let action = r.handle(input)
-            return (r, action)
-        }
-        let (next, action) = step(recognizer)
+        let (next, action) = recognizer.stepped(by: .input(input))
+        recognizer = next
+        return action
+    }
+
+    /// An answer of the carry (a carrier's: `GestureRecognizer.carries`).
+    public mutating func carried(_ input: CarryInput) -> RecognizerAction {
+        let (next, action) = recognizer.stepped(by: .carried(input))
         recognizer = next
         return action
     }
@@ -32,4 +34,22 @@ public struct AnyRecognizer: Hashable, Sendable {
 
     public static func == (a: AnyRecognizer, b: AnyRecognizer) -> Bool { AnyHashable(a.recognizer) == AnyHashable(b.recognizer) }
     public func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(recognizer)) }
+}
+
+/// One step of a recognizer held as `any GestureRecognizer` (opened by the call).
+private enum Step {
+    case input(RecognizerInput)
+    case carried(CarryInput)
+}
+
+extension GestureRecognizer {
+    fileprivate func stepped(by step: Step) -> (any GestureRecognizer, RecognizerAction) {
+        var r = self
+        let action: RecognizerAction
+        switch step {
+        case let .input(input): action = r.handle(input)
+        case let .carried(input): action = r.carried(input)
+        }
+        return (r, action)
+    }
 }

@@ -59,9 +59,9 @@ public enum ArenaStatus: UInt8, Hashable, Sendable, CustomStringConvertible {
 /// (a winner is handed `.accepted`, a loser `.rejected`, and what they answer may claim or fail
 /// in turn), and with value types the host that holds the arena is the one that can do both.
 struct Arena: Sendable {
-    /// One target's arena.
+    /// One arena: a target's, or a hover recognizer's own (`arenaOf`).
     struct Target: Sendable {
-        /// The members: the recognizers declared on this target.
+        /// The members: the recognizers declared on this target (its hover recognizers aside).
         var members: UInt64
         /// Those that won in the open arena.
         var winners: UInt64 = 0
@@ -75,8 +75,14 @@ struct Arena: Sendable {
     var claimReasons: [Reason?]
     /// The members' names, for the reasons that name another member.
     let names: [GestureName]
-    /// Each member's target.
+    /// Each member's target: where its events and explain lines say it is.
     let targetOf: [Int]
+    /// Each member's arena, where it competes: its target's, except for a hover recognizer
+    /// (docs/gestures.md#carrying), which answers a carry rather than its target's contacts
+    /// and competes with no one: it has an arena of its own, after the targets', which the
+    /// carry opens when it enters the target and sweeps and closes when it leaves
+    /// (Carrying.swift), as a target's contacts do theirs. The rules below go by this.
+    let arenaOf: [Int]
     /// Bit j of `simultaneous[i]`: i and j may both win (symmetric).
     let simultaneous: [UInt64]
     /// Bit j of `requires[i]`: i's claim waits for j to fail, and fails when j wins.
@@ -84,13 +90,16 @@ struct Arena: Sendable {
     var targets: [Target]
 
     /// `simultaneousWith` and `requiresFailureOf` as the configuration resolves them (member
-    /// indices, at most 64 members).
-    init(names: [GestureName], targetOf: [Int], targetCount: Int, simultaneousWith: [[Int]], requiresFailureOf: [[Int]]) {
+    /// indices, at most 64 members). `arenaOf`: each member's arena when it is not its target's
+    /// (nil: every member competes on its target); arenas past `targetCount` are added.
+    init(names: [GestureName], targetOf: [Int], targetCount: Int, simultaneousWith: [[Int]], requiresFailureOf: [[Int]], arenaOf: [Int]? = nil) {
         let count = names.count
         status = StatusTable(count: count)
         claimReasons = Array(repeating: nil, count: count)
         self.names = names
         self.targetOf = targetOf
+        let arenaOf = arenaOf ?? targetOf
+        self.arenaOf = arenaOf
         var sim = Array(repeating: UInt64(0), count: count)
         var req = Array(repeating: UInt64(0), count: count)
         for i in 0..<count {
@@ -102,8 +111,8 @@ struct Arena: Sendable {
         }
         simultaneous = sim
         requires = req
-        targets = Array(repeating: Target(members: 0), count: targetCount)
-        for (i, t) in targetOf.enumerated() { targets[t].members |= 1 << UInt64(i) }
+        targets = Array(repeating: Target(members: 0), count: max(targetCount, (arenaOf.max() ?? -1) + 1))
+        for (i, a) in arenaOf.enumerated() { targets[a].members |= 1 << UInt64(i) }
     }
 
     @inline(__always) func members(of t: Int) -> UInt64 { targets[t].members }
@@ -178,18 +187,18 @@ extension ArenaHost {
         guard arena.status[i].isPending || arena.status[i] == .won else { return }
         arena.status[i] = .failed
         explainLine(i, .failed, reason, at: time, emit)
-        resolveWaiting(on: arena.targetOf[i], failed: i, at: time, emit)
+        resolveWaiting(on: arena.arenaOf[i], failed: i, at: time, emit)
     }
 
     /// Member `i` is out after our bug, already told it is rejected.
     mutating func dropAfterBug(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         arena.status[i] = .failed
-        resolveWaiting(on: arena.targetOf[i], failed: i, at: time, emit)
+        resolveWaiting(on: arena.arenaOf[i], failed: i, at: time, emit)
     }
 
     mutating func claim(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard arena.status[i].isPending else { return }
-        let t = arena.targetOf[i]
+        let t = arena.arenaOf[i]
         let winners = arena.targets[t].winners
         let requires = arena.requires[i]
         let blockersWon = requires & winners
@@ -213,7 +222,7 @@ extension ArenaHost {
     }
 
     mutating func win(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        let t = arena.targetOf[i]
+        let t = arena.arenaOf[i]
         arena.status[i] = .won
         arena.claimReasons[i] = nil
         arena.targets[t].winners |= 1 << UInt64(i)
@@ -235,7 +244,7 @@ extension ArenaHost {
         arena.claimReasons[j] = nil
         explainLine(j, .failed, reason, at: time, emit)
         rejected(j, at: time, emit)
-        resolveWaiting(on: arena.targetOf[j], failed: j, at: time, emit)
+        resolveWaiting(on: arena.arenaOf[j], failed: j, at: time, emit)
     }
 
     /// After `failed` left the arena, every waiting claim whose blockers are all gone stands

@@ -10,7 +10,10 @@ import TouchlineCore
 //    rule sends such a contact to the carry's own capture target instead of its target's
 //    arena, so it starts no gesture of its own, and its lift is handed to the carrier;
 // 3. the targets it hovers over are told (spring-loading): their hover recognizers are no
-//    arena members and get the carried contacts as their own inputs, entering and leaving.
+//    members of their target's arena and get the carried contacts as their own inputs,
+//    entering and leaving. Each competes in an arena of its own (Arena.arenaOf), which the
+//    carry opens when it enters the target and sweeps and closes when it leaves, so that its
+//    claims, failures and events take the arena's one path, as every other kind's do.
 //
 // All three are decided here, from one state: which recognizer carries, and which target it
 // hovers. The default graph has no carrier kind: `plan` is nil, and the frame's path has no
@@ -90,10 +93,17 @@ struct CarryRoute: Sendable {
         return (targets + [GestureGraph.TargetState(rect: none, hitRect: none, z: 0)], names + [GestureName("(captured)")])
     }
 
-    /// Hover recognizers answer the carry, not contacts: no arena's members.
-    func removeHoverMembers(from arena: inout Arena) {
-        guard let plan else { return }
-        for t in arena.targets.indices { arena.targets[t].members &= ~plan.hoverMask }
+    /// Each recognizer's arena (Arena.arenaOf) when a hover recognizer's is not its target's:
+    /// hover recognizers answer the carry, not their target's contacts, so each has an arena
+    /// of its own, numbered from `arenaCount` (the targets' arenas) on; nil when there are none.
+    func arenas(targetOf: [Int], after arenaCount: Int) -> [Int]? {
+        guard let plan, plan.hoverMask != 0 else { return nil }
+        var next = arenaCount
+        return targetOf.indices.map { i in
+            guard hovers(i) else { return targetOf[i] }
+            defer { next += 1 }
+            return next
+        }
     }
 
     /// Recognizer `i` is a hover recognizer.
@@ -182,13 +192,14 @@ extension GestureGraph {
     }
 
     /// The carry is over target `h` now (-1: none): the target it left hears `contactLifted`,
-    /// the one it entered `contactDown`, the one it stays on `contactsMoved`.
+    /// the one it entered `contactDown` (its hover recognizers' arenas open, as a target's at
+    /// a landing), the one it stays on `contactsMoved`.
     mutating func moveHover(to h: Int, _ point: Point, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard let plan = carry.plan else { return }
         if h == carry.hovered {
             guard h >= 0 else { return }
             let input = RecognizerInput.contactsMoved(hoverSample(point, at: time, entering: false, leaving: false))
-            for i in MemberIndices(plan.hoverMembers[h]) where arena.status[i].receivesContacts { deliverHover(i, input, emit) }
+            for i in MemberIndices(plan.hoverMembers[h]) where arena.status[i].receivesContacts { deliver(i, input, emit) }
             return
         }
         leaveHover(point, at: time, emit)
@@ -196,22 +207,20 @@ extension GestureGraph {
         guard h >= 0 else { return }
         let input = RecognizerInput.contactDown(hoverSample(point, at: time, entering: true, leaving: false))
         for i in MemberIndices(plan.hoverMembers[h]) {
-            arena.status[i] = .possible
-            deliverHover(i, input, emit)
+            arena.open(arena.arenaOf[i])
+            if arena.status[i].receivesContacts { deliver(i, input, emit) }
         }
     }
 
     /// The carry left the hovered target (moved off it, or ended): its hover recognizers hear
-    /// `contactLifted` and are idle again, so a hover that comes back starts afresh.
+    /// `contactLifted`, then their arenas are swept and closed, as a target's after its last
+    /// lift, so a hover that comes back starts afresh.
     mutating func leaveHover(_ point: Point, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard let plan = carry.plan, carry.hovered >= 0 else { return }
         let h = carry.hovered
         let input = RecognizerInput.contactLifted(hoverSample(point, at: time, entering: false, leaving: true))
-        for i in MemberIndices(plan.hoverMembers[h]) where arena.status[i].receivesContacts { deliverHover(i, input, emit) }
-        for i in MemberIndices(plan.hoverMembers[h]) {
-            if arena.status[i] == .won { reportBug(i, state: store.stateName(i), input: "hover left (still won)", at: time, emit) }
-            arena.status[i] = .idle
-        }
+        for i in MemberIndices(plan.hoverMembers[h]) where arena.status[i].receivesContacts { deliver(i, input, emit) }
+        for i in MemberIndices(plan.hoverMembers[h]) { sweepAndClose(arena.arenaOf[i], at: time, emit) }
         carry.hovered = -1
     }
 
@@ -224,60 +233,9 @@ extension GestureGraph {
         carry.carrier = -1
     }
 
-    /// An input for a hover recognizer; its answer is applied by the carry, not an arena.
-    mutating func deliverHover(_ i: Int, _ input: RecognizerInput, _ emit: (GestureEvent) -> Void) {
-        applyHover(i, store.handle(i, input, deadlines: &deadlineMask), at: input.time, emit)
-    }
-
-    /// A hover recognizer's deadline (spring-loading's timers).
-    mutating func fireHover(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
-        deliverHover(i, .deadlineReached(d), emit)
-        if arena.status[i].receivesContacts, store.deadline(i) == d {
-            reportBug(i, state: store.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
-        }
-    }
-
-    /// A hover recognizer's answer. Its claim is won at once: the carrier already won the
-    /// contacts in its own arena, and hover recognizers compete with no one (they are no
-    /// arena's members). Its events carry the carrier's contacts.
-    mutating func applyHover(_ i: Int, _ action: RecognizerAction, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        switch action {
-        case .none:
-            break
-        case let .claim(reason):
-            guard arena.status[i].isPending else { return }
-            arena.status[i] = .won
-            explainLine(i, .won, reason, at: time, emit)
-            applyHover(i, store.handle(i, .accepted(time), deadlines: &deadlineMask), at: time, emit)
-        case let .fail(reason):
-            guard arena.status[i].isPending || arena.status[i] == .won else { return }
-            arena.status[i] = .failed
-            explainLine(i, .failed, reason, at: time, emit)
-        case let .emit(e):
-            if arena.status[i] == .won { emitHoverEvent(i, e, at: time, emit) } else { reportBug(i, state: "not won", input: "emit", at: time, emit) }
-        case let .finish(e, alsoEnded):
-            guard arena.status[i] == .won else { return reportBug(i, state: "not won", input: "finish", at: time, emit) }
-            emitHoverEvent(i, e, at: time, emit)
-            if alsoEnded {
-                var ended = e
-                ended.phase = .ended
-                emitHoverEvent(i, ended, at: time, emit)
-            }
-            arena.finish(i)
-        case .hold, .endByCount, .locate:
-            reportBug(i, state: store.stateName(i), input: action.name, at: time, emit)
-        case let .impossible(state, input):
-            reportBug(i, state: state, input: input, at: time, emit)
-        }
-    }
-
-    /// A hover recognizer's event: its own target, the carrier's contacts.
-    mutating func emitHoverEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        let contacts = carry.carrier >= 0 ? contactList(on: arena.targetOf[carry.carrier]) : ContactList()
-        let event = GestureEvent(
-            seq: seq, time: time, device: device, gesture: kinds[i], phase: e.phase, target: targetNames[arena.targetOf[i]],
-            recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contacts, detail: e.detail)
-        seq &+= 1
-        emit(event)
+    /// The contacts a hover recognizer's events carry: the carrier's (its own target has none
+    /// of them).
+    mutating func carriedContacts() -> ContactList {
+        carry.carrier >= 0 ? contactList(on: arena.targetOf[carry.carrier]) : ContactList()
     }
 }

@@ -9,11 +9,23 @@ extension GestureGraph {
     /// search finds. (Not "in id order": frames from a trace may reuse ids or send them in any
     /// order, and the guess only saves a search, so hostile frames must not trip an assert.)
     var trackedIDsAreUnique: Bool {
+        // Plain counted loops to the end: with nested `for … in tracked.indices` (and a return
+        // from inside), Swift 6.3.1's optimizer crashes on this closure when the module is
+        // built for testing (`swift test -c release`, as CI runs FastPathTests: "leaked owned
+        // value" of the span in CopyPropagation).
         store.withTracked { tracked in
-            for i in tracked.indices {
-                for j in tracked.indices where j > i && tracked[j].id == tracked[i].id { return false }
+            let count = tracked.count
+            var unique = true
+            var i = 0
+            while i < count {
+                var j = i + 1
+                while j < count {
+                    if tracked[j].id == tracked[i].id { unique = false }
+                    j += 1
+                }
+                i += 1
             }
-            return true
+            return unique
         }
     }
 

@@ -23,9 +23,12 @@ extension GestureGraph {
 
     @inline(__always) mutating func emitEvent(_ i: Int, _ e: Emission, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         let t = arena.targetOf[i]
+        // A recognizer competing outside its target's arena is a hover recognizer: its events
+        // carry the carry's contacts (Carrying.swift).
+        let contacts = arena.arenaOf[i] == t ? contactList(on: t) : carriedContacts()
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: e.detail.fieldsType.gesture ?? kinds[i], phase: e.phase, target: targetNames[t],
-            recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contactList(on: t), detail: e.detail)
+            recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contacts, detail: e.detail)
         seq &+= 1
         emit(event)
     }

@@ -21,11 +21,13 @@ public struct GestureGraph: Sendable, ArenaHost {
     public var recordsTransitions: Bool = false
     /// Transitions recorded since the last `drainTransitions()`.
     public private(set) var transitions: [Transition] = []
-#if DEBUG
+#if DEBUG || TOUCHLINE_PATH_SWITCH
     /// Off, every frame takes the general path: `sample` for two contacts too, `deliver` for an
     /// active continuous recognizer, contact lists recomputed, targets searched instead of
     /// masked, contacts found by search instead of guessed. For FastPathTests, which check that
-    /// both paths give the same events. Read only where a fast path already branches.
+    /// both paths give the same events. Read only where a fast path already branches. Also in
+    /// an optimized build made with `-DTOUCHLINE_PATH_SWITCH`, so that CI checks the fast paths
+    /// as the optimizer compiles them (.ci/run).
     var usesFastPaths = true
 #else
     /// Release builds always take the fast paths: a constant, so the switch folds away (read
@@ -134,8 +136,8 @@ public struct GestureGraph: Sendable, ArenaHost {
         readsForce = specs.contains { $0.kind.recognizer.readsForce }
         rotationReaders = specs.indices.reduce(0) { $0 | (specs[$1].kind.recognizer.readsRotation ? 1 &<< UInt64(truncatingIfNeeded: $1) : 0) }
         arena = Arena(names: names, targetOf: resolved.targetOf, targetCount: allTargets.count,
-                      simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf)
-        carry.removeHoverMembers(from: &arena)
+                      simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf,
+                      arenaOf: carry.arenas(targetOf: resolved.targetOf, after: allTargets.count))
         store = GraphStore(specs.map(\.kind), surface: surface, targets: allTargets)
         contactLists = Array(repeating: ContactList(), count: allTargets.count)
     }
@@ -170,14 +172,14 @@ public struct GestureGraph: Sendable, ArenaHost {
     }
 
     mutating func fire(_ i: Int, _ d: Timestamp, _ emit: (GestureEvent) -> Void) {
-        if carry.hovers(i) { return fireHover(i, d, emit) }
         let target = arena.targetOf[i]
         deliver(i, .deadlineReached(d), emit)
         // A deadline that survives its own firing would fire forever: our bug, reset it.
         if arena.status[i].receivesContacts, store.deadline(i) == d {
             reportBug(i, state: store.stateName(i), input: "deadlineReached (deadline kept)", at: d, emit)
         }
-        if !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
+        // A hover recognizer's arena closes when the carry leaves (Carrying.swift), not here.
+        if !carry.hovers(i) && !hasContacts(on: target) { sweepAndClose(target, at: d, emit) }
     }
 
     /// True when no contact is down, no arena is open and no deadline is pending.

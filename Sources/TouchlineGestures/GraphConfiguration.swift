@@ -1,7 +1,7 @@
 import TouchlineCore
 
 // The graph's configuration: targets, recognizers with their parameters, relations. Built in
-// code, parsed from TOML (ConfigParser.swift, docs/config.md), or the embedded default.
+// code, read from TOML by TouchlineSettings (docs/config.md), or the embedded default.
 
 /// A rectangle in a target's units (mm, or 0…1 of the sensor).
 public struct Rect: Hashable, Sendable {
@@ -132,24 +132,7 @@ public struct GraphConfiguration: Hashable, Sendable {
     }()
 }
 
-/// A configuration problem, printed as "FILE:LINE:COLUMN: sentence" ("FILE:LINE: sentence" when
-/// the column is not known).
-public struct ConfigError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var file: String
-    /// 1-based; 0 when the problem is not on one line.
-    public var line: Int
-    /// 1-based, in Unicode scalars; 0 when not known.
-    public var column: Int
-    public var message: String
-    public init(file: String, line: Int, column: Int = 0, message: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.message = message
-    }
-    public var description: String {
-        if file.isEmpty { return message }
-        if line <= 0 { return "\(file): \(message)" }
-        return column > 0 ? "\(file):\(line):\(column): \(message)" : "\(file):\(line): \(message)"
-    }
+extension GraphConfiguration {
+    /// Every parameter of every standard kind, with its unit, in documentation order.
+    public static var parameters: [(kind: String, name: String, unit: ParameterUnit)] { RecognizerRegistry.standard.parameters }
 }

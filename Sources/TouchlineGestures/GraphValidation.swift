@@ -220,8 +220,8 @@ extension GraphConfiguration {
         }
     }
 
-    static func zAllowed(_ z: Int64) -> Bool { z >= -Int64(Limits.farthestZ) && z <= Int64(Limits.farthestZ) }
-    static var zExpected: String { "an integer from -\(Limits.farthestZ) to \(Limits.farthestZ) (higher is on top)" }
+    package static func zAllowed(_ z: Int64) -> Bool { z >= -Int64(Limits.farthestZ) && z <= Int64(Limits.farthestZ) }
+    package static var zExpected: String { "an integer from -\(Limits.farthestZ) to \(Limits.farthestZ) (higher is on top)" }
 
     static func checkParameters(_ kind: RecognizerKind, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
         let kindName = kind.gesture.name.description

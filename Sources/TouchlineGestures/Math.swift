@@ -3,8 +3,8 @@ import TouchlineCore
 // The pure modules import neither Foundation nor Glibc, so the little trigonometry the graph
 // needs (the angle between two vectors, for rotation and swipe direction) is written here.
 
-enum GestureMath {
-    static let pi = 3.141592653589793
+package enum GestureMath {
+    package static let pi = 3.141592653589793
 
     /// atan(x), accurate to about 1e-15 over the whole line. |x| > 1 uses
     /// atan x = π/2 − atan(1/x); above tan(π/16) ≈ 0.2, one or two argument halvings

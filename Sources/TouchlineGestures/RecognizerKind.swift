@@ -9,7 +9,9 @@ import TouchlineCore
 
 /// One kind of recognizer: its state machine and everything the pipeline needs to know about
 /// the kind. The graph holds each recognizer by value, in place (UnsafeGraphStorage.swift), so
-/// a kind must be a plain value (`BitwiseCopyable`: no references, nothing to release).
+/// a kind must be a plain value (`BitwiseCopyable`: no references, nothing to release). How
+/// the graph reaches it there is the graph's own business (`StoredKind`, internal): a kind
+/// written in another module implements only the requirements below.
 ///
 /// A recognizer answers each input with an action and never decides another's fate (the arena
 /// does, Arena.swift). It reads no clock: time comes in the inputs, and a pending timeout is
@@ -59,24 +61,12 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     /// carries are captured for it), and it hears `carried(_:)`. docs/gestures.md#carrying.
     static var carries: Bool { get }
     /// The kind answers a carry hovering over its target (spring-loading) instead of contacts:
-    /// it is no member of its target's arena, and gets the carried contacts as its inputs
+    /// it competes in an arena of its own, not its target's, and gets the carried contacts as its inputs
     /// (`contactDown` when the carry enters the target, `contactsMoved`, `contactLifted` when
     /// it leaves or ends). docs/gestures.md#carrying.
     static var hovers: Bool { get }
     /// An input from the carry (a carrier's only: `carries`).
     mutating func carried(_ input: CarryInput) -> RecognizerAction
-
-    // The graph's side of the table, provided for every kind (UnsafeGraphStorage.swift) and
-    // not implemented by one: the graph holds each recognizer in place in its storage and
-    // reaches it through these, one indirect call each.
-    static func _initialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool
-    static func _handle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
-    static func _moved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
-    static func _movedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
-                                  _ detail: inout GestureDetail) -> Bool
-    static func _deadline(_ cell: RecognizerCell) -> Timestamp?
-    static func _carried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
-    static func _stateName(_ cell: RecognizerCell) -> StaticString
 }
 
 extension GestureRecognizer {

@@ -30,7 +30,8 @@ struct GraphStore: Sendable {
 
     /// Recognizer `i`'s kind and its place in the storage.
     struct Slot: Sendable {
-        let kind: any GestureRecognizer.Type
+        /// The kind's side of the dispatch (`StoredKind`, below).
+        let kind: any StoredKind.Type
         /// Byte offset in the recognizers' buffer, aligned for the kind.
         let offset: Int
         /// The kind has a per-frame fast path (`movedWhileActive`): asked here, the others cost
@@ -42,10 +43,10 @@ struct GraphStore: Sendable {
         var slots: [Slot] = []
         var size = 0
         for kind in kinds {
-            func layout<R: GestureRecognizer>(_: R.Type) -> (size: Int, alignment: Int) { (MemoryLayout<R>.stride, MemoryLayout<R>.alignment) }
-            let (stride, alignment) = layout(kind.recognizer)
+            let stored = GraphStore.stored(kind.recognizer)
+            let (stride, alignment) = stored.layout
             let offset = (size + alignment - 1) / alignment * alignment
-            slots.append(Slot(kind: kind.recognizer, offset: offset, continuesInPlace: kind.recognizer.continuesInPlace))
+            slots.append(Slot(kind: stored, offset: offset, continuesInPlace: kind.recognizer.continuesInPlace))
             size = offset + stride
         }
         self.slots = slots
@@ -53,13 +54,23 @@ struct GraphStore: Sendable {
         for (slot, kind) in zip(slots, kinds) {
             // The kind and its parameters come from one RecognizerKind, so they match; a kind
             // whose parameters do not (our bug) is left at its defaults.
-            if !slot.kind._initialize(RecognizerCell(storage.recognizers + slot.offset), kind, surface: surface) {
-                _ = slot.kind._initialize(RecognizerCell(storage.recognizers + slot.offset), RecognizerKind(defaultsOf: slot.kind), surface: surface)
+            if !slot.kind.cellInitialize(RecognizerCell(storage.recognizers + slot.offset), kind, surface: surface) {
+                _ = slot.kind.cellInitialize(RecognizerCell(storage.recognizers + slot.offset), RecognizerKind(defaultsOf: kind.recognizer), surface: surface)
             }
         }
     }
 
     var indices: Range<Int> { slots.indices }
+
+    /// A kind's side of the dispatch: its own, specialized, for a kind of this module (listed
+    /// below); `InPlace<R>`, generic, for a kind written elsewhere.
+    static func stored(_ recognizer: any GestureRecognizer.Type) -> any StoredKind.Type {
+        if let own = recognizer as? any StoredKind.Type { return own }
+        // A kind of this module that is not listed would work, but slower: tests run debug builds.
+        assert(!RecognizerRegistry.standard.kinds.contains { $0 == recognizer }, "\(recognizer) is not listed as a StoredKind")
+        func foreign<R: GestureRecognizer>(_: R.Type) -> any StoredKind.Type { InPlace<R>.self }
+        return foreign(recognizer)
+    }
 
     /// Before any change: a graph that was copied gets its own storage.
     @inline(__always) mutating func makeUnique() {
@@ -84,7 +95,7 @@ struct GraphStore: Sendable {
     @inline(__always) mutating func handle(_ i: Int, _ input: RecognizerInput, deadlines: inout UInt64) -> RecognizerAction {
         let slot = slots[i]
         _ = writable()
-        return slot.kind._handle(cell(slot), input, UInt64(1) << UInt64(i & 63), &deadlines)
+        return slot.kind.cellHandle(cell(slot), input, UInt64(1) << UInt64(i & 63), &deadlines)
     }
 
     /// `handle(i, .contactsMoved(s))`, with the input made inside the kind's own code (made
@@ -92,7 +103,7 @@ struct GraphStore: Sendable {
     @inline(__always) mutating func moved(_ i: Int, _ s: borrowing GroupSample, deadlines: inout UInt64) -> RecognizerAction {
         let slot = slots[i]
         _ = writable()
-        return slot.kind._moved(cell(slot), s, UInt64(1) << UInt64(i & 63), &deadlines)
+        return slot.kind.cellMoved(cell(slot), s, UInt64(1) << UInt64(i & 63), &deadlines)
     }
 
     /// Contacts moved and recognizer `i` is an active continuous one: it updates in place and
@@ -101,25 +112,25 @@ struct GraphStore: Sendable {
         let slot = slots[i]
         guard slot.continuesInPlace else { return false }
         _ = writable()
-        return slot.kind._movedWhileActive(cell(slot), s, &fingers, &position, &detail)
+        return slot.kind.cellMovedWhileActive(cell(slot), s, &fingers, &position, &detail)
     }
 
     /// Hands a carry's input to recognizer `i` (a carrier), keeping `deadlines` true.
     mutating func carried(_ i: Int, _ input: CarryInput, deadlines: inout UInt64) -> RecognizerAction {
         let slot = slots[i]
         _ = writable()
-        return slot.kind._carried(cell(slot), input, UInt64(1) << UInt64(i & 63), &deadlines)
+        return slot.kind.cellCarried(cell(slot), input, UInt64(1) << UInt64(i & 63), &deadlines)
     }
 
     @inline(__always) func deadline(_ i: Int) -> Timestamp? {
         let slot = slots[i]
-        return slot.kind._deadline(cell(slot))
+        return slot.kind.cellDeadline(cell(slot))
     }
 
     /// The current state's name, for transition logs and explain lines.
     func stateName(_ i: Int) -> StaticString {
         let slot = slots[i]
-        return slot.kind._stateName(cell(slot))
+        return slot.kind.cellStateName(cell(slot))
     }
 
     // MARK: Targets and contacts by index, checked
@@ -236,59 +247,111 @@ struct GraphStore: Sendable {
 }
 
 /// Where one recognizer lives in a graph's storage: handed by the graph to its kind's
-/// `GestureRecognizer` requirements below (provided, never implemented by a kind). Opaque: no
-/// pointer is visible outside this file.
-public struct RecognizerCell {
+/// `StoredKind` functions below. Opaque: no pointer is visible outside this file.
+struct RecognizerCell {
     let address: UnsafeMutableRawPointer
     init(_ address: UnsafeMutableRawPointer) { self.address = address }
 }
 
-// The kind's side of the graph's dispatch (GraphStore above): each requirement is implemented
-// once, here, for every kind, and specialized for each conformer in its witness, so one
-// indirect call reaches the kind's own code with the recognizer in place.
-extension GestureRecognizer {
-    @inline(__always) private static func recognizer(_ cell: RecognizerCell) -> UnsafeMutablePointer<Self> {
+/// The graph's side of a kind (GraphStore above): how its recognizer is laid out, made, handed
+/// an input and read, in place in the storage. Internal, so a kind written in another module
+/// sees none of it. The kinds of this module conform (listed below), so that one indirect call
+/// through the conformance reaches the kind's own code, specialized, with the recognizer in
+/// place; a kind written elsewhere is reached through `InPlace<R>`, the same code, generic.
+protocol StoredKind: Sendable {
+    static var layout: (stride: Int, alignment: Int) { get }
+    static func cellInitialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool
+    static func cellHandle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
+    static func cellMoved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
+    static func cellMovedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
+                                     _ detail: inout GestureDetail) -> Bool
+    static func cellDeadline(_ cell: RecognizerCell) -> Timestamp?
+    static func cellCarried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction
+    static func cellStateName(_ cell: RecognizerCell) -> StaticString
+}
+
+// The shipped kinds. One that is not listed still works, through `InPlace` (slower; debug
+// builds assert that every standard kind is listed).
+extension TapRecognizer: StoredKind {}
+extension LongPressRecognizer: StoredKind {}
+extension PanRecognizer: StoredKind {}
+extension SwipeRecognizer: StoredKind {}
+extension EdgeSwipeRecognizer: StoredKind {}
+extension PinchRecognizer: StoredKind {}
+extension RotateRecognizer: StoredKind {}
+extension PeekRecognizer: StoredKind {}
+extension DragRecognizer: StoredKind {}
+extension SpringRecognizer: StoredKind {}
+
+// A kind of this module: its witnesses are `InPlace`'s code inlined for it.
+extension StoredKind where Self: GestureRecognizer {
+    static var layout: (stride: Int, alignment: Int) { InPlace<Self>.layout }
+    static func cellInitialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool {
+        InPlace<Self>.cellInitialize(cell, kind, surface: surface)
+    }
+    static func cellHandle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        InPlace<Self>.cellHandle(cell, input, bit, &deadlines)
+    }
+    static func cellMoved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        InPlace<Self>.cellMoved(cell, s, bit, &deadlines)
+    }
+    static func cellMovedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
+                                     _ detail: inout GestureDetail) -> Bool {
+        InPlace<Self>.cellMovedWhileActive(cell, s, &fingers, &position, &detail)
+    }
+    static func cellDeadline(_ cell: RecognizerCell) -> Timestamp? { InPlace<Self>.cellDeadline(cell) }
+    static func cellCarried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+        InPlace<Self>.cellCarried(cell, input, bit, &deadlines)
+    }
+    static func cellStateName(_ cell: RecognizerCell) -> StaticString { InPlace<Self>.cellStateName(cell) }
+}
+
+/// The kind's side of the graph's dispatch, written once for every kind `R`.
+enum InPlace<R: GestureRecognizer>: StoredKind {
+    @inline(__always) private static func recognizer(_ cell: RecognizerCell) -> UnsafeMutablePointer<R> {
         // The cell is at a slot's offset, which GraphStore.init laid out and initialized for
-        // this kind (the slot's kind is the type this is called on).
-        cell.address.assumingMemoryBound(to: Self.self)
+        // this kind (the slot's kind is the one this is called for).
+        cell.address.assumingMemoryBound(to: R.self)
     }
 
-    public static func _initialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool {
-        guard let parameters = kind.parameters(of: Self.self) else { return false }
+    @inline(__always) static var layout: (stride: Int, alignment: Int) { (MemoryLayout<R>.stride, MemoryLayout<R>.alignment) }
+
+    @inline(__always) static func cellInitialize(_ cell: RecognizerCell, _ kind: RecognizerKind, surface: Size) -> Bool {
+        guard let parameters = kind.parameters(of: R.self) else { return false }
         // Uninitialized memory of this kind's size and alignment at the slot's offset.
-        cell.address.initializeMemory(as: Self.self, to: Self(parameters: parameters, surface: surface))
+        cell.address.initializeMemory(as: R.self, to: R(parameters: parameters, surface: surface))
         return true
     }
 
-    public static func _handle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+    @inline(__always) static func cellHandle(_ cell: RecognizerCell, _ input: RecognizerInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
         let r = recognizer(cell)
         let action = r.pointee.handle(input)
         deadlines = r.pointee.deadline != nil ? deadlines | bit : deadlines & ~bit
         return action
     }
 
-    public static func _moved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+    @inline(__always) static func cellMoved(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
         let r = recognizer(cell)
         let action = r.pointee.handle(.contactsMoved(copy s))
         deadlines = r.pointee.deadline != nil ? deadlines | bit : deadlines & ~bit
         return action
     }
 
-    public static func _movedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
-                                         _ detail: inout GestureDetail) -> Bool {
+    @inline(__always) static func cellMovedWhileActive(_ cell: RecognizerCell, _ s: borrowing GroupSample, _ fingers: inout Int, _ position: inout Point,
+                                                       _ detail: inout GestureDetail) -> Bool {
         recognizer(cell).pointee.movedWhileActive(s, fingers: &fingers, position: &position, detail: &detail)
     }
 
-    public static func _deadline(_ cell: RecognizerCell) -> Timestamp? { recognizer(cell).pointee.deadline }
+    @inline(__always) static func cellDeadline(_ cell: RecognizerCell) -> Timestamp? { recognizer(cell).pointee.deadline }
 
-    public static func _carried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
+    @inline(__always) static func cellCarried(_ cell: RecognizerCell, _ input: CarryInput, _ bit: UInt64, _ deadlines: inout UInt64) -> RecognizerAction {
         let r = recognizer(cell)
         let action = r.pointee.carried(input)
         deadlines = r.pointee.deadline != nil ? deadlines | bit : deadlines & ~bit
         return action
     }
 
-    public static func _stateName(_ cell: RecognizerCell) -> StaticString { recognizer(cell).pointee.stateName }
+    @inline(__always) static func cellStateName(_ cell: RecognizerCell) -> StaticString { recognizer(cell).pointee.stateName }
 }
 
 extension UnsafeMutableBufferPointer {

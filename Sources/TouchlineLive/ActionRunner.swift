@@ -5,6 +5,7 @@
 // TouchlineInput's ChildWatcher), and `service()` reaps and kills.
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 
 public final class ActionRunner {

@@ -4,6 +4,7 @@
 // in the VM (scripts/vm/e2e.sh).
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 
 /// Where input actions write their events: the daemon's UInputDevice, or a test's recorder.

@@ -3,6 +3,7 @@
 // new configuration (`reloadConfiguration`), so a test can script a reload without a file.
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 extension LiveSession {
     /// SIGHUP: asks `reloadConfiguration` for the configuration to run from now on. When that

@@ -8,6 +8,7 @@
 // numbering and `[[device]]` matching, registered targets, reload, latency.
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 
 public struct LiveSession {

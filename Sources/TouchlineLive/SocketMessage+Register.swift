@@ -5,6 +5,7 @@
 import Foundation
 import TouchlineConfig
 import TouchlineGestures
+import TouchlineSettings
 
 /// A target a client registers, with the devices it joins (empty: every device).
 public struct ClientTargetRequest: Sendable, Equatable {

@@ -4,6 +4,7 @@
 import Foundation
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 import TouchlineLive
 

@@ -1,6 +1,7 @@
 // The daemon's one virtual uinput device, made only when the configuration has input actions
 // (`keys`, `button`; docs/live.md#input-actions).
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 import TouchlineLive
 

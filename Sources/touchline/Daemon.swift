@@ -5,6 +5,7 @@ import ArgumentParser
 import Foundation
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 import TouchlineLive
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlinePlot
+import TouchlineSettings
 import TouchlineTrace
 
 struct Plot: ParsableCommand {

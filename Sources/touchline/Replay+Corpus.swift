@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import TouchlineGestures
+import TouchlineSettings
 
 extension Replay {
     /// Several files (or one with --output-dir), on `--jobs` threads; ReplayCorpus.swift keeps

@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(

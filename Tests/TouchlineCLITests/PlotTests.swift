@@ -13,8 +13,7 @@ import Testing
     static let recordings: [(String, String?)] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: Paths.recordings.path)) ?? []
         return names.filter { $0.hasSuffix(".yml") }.sorted().map { name in
-            let toml = Paths.recordings.appendingPathComponent(String(name.dropLast(4)) + ".toml").path
-            return (Paths.recordings.appendingPathComponent(name).path, FileManager.default.fileExists(atPath: toml) ? toml : nil)
+            (Paths.recordings.appendingPathComponent(name).path, Paths.recordingConfig(name))
         }
     }()
 
@@ -198,17 +197,8 @@ import Testing
         let o = try #require(arguments.firstIndex(of: "-o"))
         let picture = arguments[o + 1]
         arguments[o + 1] = "-"
-        let process = Process()
-        process.executableURL = Paths.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = Paths.root
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let made = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, made) = try runCapturingOutput(Paths.binary, arguments, in: Paths.root)
+        #expect(status == 0)
         let committed = try Data(contentsOf: Paths.root.appendingPathComponent(picture))
         #expect(made == committed, "regenerate it: \(command)")
     }

@@ -63,8 +63,7 @@ import Testing
     @Test(arguments: recordings)
     func replayEqualsGolden(_ name: String) throws {
         // A recording whose gesture needs targets has its graph beside it (NAME.toml).
-        let config = Paths.recordings.appendingPathComponent(name.replacingOccurrences(of: ".yml", with: ".toml"))
-        let options = FileManager.default.fileExists(atPath: config.path) ? ["--config", config.path] : []
+        let options = Paths.recordingConfig(name).map { ["--config", $0] } ?? []
         let result = try touchline(arguments: ["replay"] + options + [Paths.recordings.appendingPathComponent(name).path])
         #expect(result.status == 0, "\(result.stderr)")
         let golden = try String(contentsOf: Paths.recordings.appendingPathComponent(name.replacingOccurrences(of: ".yml", with: ".events.jsonl")), encoding: .utf8)

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+// Every file of these tests sees the shared test support (paths, trace files, counters).
+@_exported import TouchlineTestSupport
 
 /// Runs the built `touchline` executable, as a user would, and captures what it prints.
 struct CLIResult {
@@ -9,21 +11,8 @@ struct CLIResult {
     var lines: [Substring] { stdout.split(separator: "\n") }
 }
 
-enum Paths {
-    /// The package root, found from this file's path.
-    static let root: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        while url.path != "/" {
-            url.deleteLastPathComponent()
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
-        }
-        fatalError("no Package.swift above \(#filePath)")
-    }()
-
-    /// The shared third-party traces beside the repository (never copied into it).
-    static let traces = root.deletingLastPathComponent().appendingPathComponent("shared/traces")
-    static let recordings = root.appendingPathComponent("Recordings")
-
+/// The package's paths (TouchlineTestSupport's `Paths`), and what only these tests need.
+extension Paths {
     /// The `touchline` binary that `swift build` put beside this test bundle.
     static let binary: URL = {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -35,8 +24,6 @@ enum Paths {
         }
         return root.appendingPathComponent(".build/debug/touchline")
     }()
-
-    static func trace(_ relative: String) -> String { traces.appendingPathComponent(relative).path }
 
     static func temporaryDirectory() -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("touchline-tests-\(UUID().uuidString)")

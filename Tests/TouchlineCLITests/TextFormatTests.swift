@@ -31,8 +31,7 @@ import Glibc
     @Test(arguments: ["pinch", "tap", "drag-two-items"])
     func replayPrintsTheGolden(_ name: String) throws {
         var arguments = ["replay", "--format", "text", Paths.recordings.appendingPathComponent(name + ".yml").path]
-        let config = Paths.recordings.appendingPathComponent(name + ".toml").path
-        if FileManager.default.fileExists(atPath: config) { arguments += ["--config", config] }
+        if let config = Paths.recordingConfig(name) { arguments += ["--config", config] }
         let result = try touchline(arguments: arguments)
         #expect(result.status == 0, "\(result.stderr)")
         let golden = try String(contentsOf: Paths.recordings.appendingPathComponent(name + ".events.txt"), encoding: .utf8)

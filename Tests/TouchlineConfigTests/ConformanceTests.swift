@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TouchlineConfig
+import TouchlineTestSupport
 
 // toml-test's TOML 1.0 suite (../shared/conformance/toml-test, README.md there): every valid
 // file must read and match its tagged JSON, every invalid file must be refused with a position
@@ -10,9 +11,7 @@ import TouchlineConfig
 let leftOut: [String: String] = [:]
 
 enum Suite {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/conformance/toml-test/tests").standardized
+    static let root = Paths.shared.appendingPathComponent("conformance/toml-test/tests")
 
     static func list() throws -> [String] {
         let text = try String(contentsOf: root.appendingPathComponent("files-toml-1.0.0"), encoding: .utf8)

@@ -1,48 +1,7 @@
-// Zero heap allocations per frame in steady state (principle 10), counted exactly.
-//
-// How: the Swift runtime routes every heap object (array buffers, class instances, boxes)
-// through `swift_allocObject`, which calls through the `_swift_allocObject` pointer when
-// `_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly` is set (the
-// hook Instruments uses). That switch also reroutes every retain and release in the process,
-// which crashed other tests' threads when tried in-process, so the counting runs in a child
-// process (this test binary again, filtered to `AllocationProbe`), and the parent test reads its
-// report. `mallinfo2()` would not do: it reports only the main arena and only bytes in use, so a
-// malloc+free per frame nets to zero there.
-// Not counted: raw `malloc` and `UnsafeMutablePointer.allocate`, which TouchlineCore never uses.
-import Foundation
-import Glibc
+// Zero heap allocations per frame in steady state (principle 10), counted exactly in a child
+// process by TouchlineTestSupport's `HeapObjects` (how, and why a child: HeapObjects.swift).
 import Testing
 @testable import TouchlineCore
-
-typealias AllocObject = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
-
-nonisolated(unsafe) private var originalAllocObject: AllocObject?
-nonisolated(unsafe) private var countedThread: pthread_t = 0
-nonisolated(unsafe) private var heapObjects = 0
-
-private let countingAllocObject: AllocObject = { metadata, size, alignMask in
-    if pthread_equal(pthread_self(), countedThread) != 0 { heapObjects += 1 }
-    return originalAllocObject!(metadata, size, alignMask)
-}
-
-/// Counts the Swift heap objects `body` allocates on this thread; nil when the runtime has no
-/// hook to count with.
-private func countHeapObjects(_ body: () -> Void) -> Int? {
-    guard let hook = dlsym(nil, "_swift_allocObject"),
-        let enable = dlsym(nil, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")
-    else { return nil }
-    let slot = hook.assumingMemoryBound(to: AllocObject?.self)
-    originalAllocObject = slot.pointee
-    countedThread = pthread_self()
-    heapObjects = 0
-    slot.pointee = countingAllocObject
-    enable.storeBytes(of: true, as: Bool.self)
-    body()
-    enable.storeBytes(of: false, as: Bool.self)
-    slot.pointee = originalAllocObject
-    countedThread = 0
-    return heapObjects
-}
 
 /// `frames` frames of `n` contacts moving 0.1 mm per frame, as a protocol-B or -A device sends them.
 private func movingContacts(_ n: Int, frames: Int, protocolA: Bool) -> [InputEvent] {
@@ -109,11 +68,11 @@ private struct SteadyRun {
 private let scenarios = [(2, false), (10, false), (2, true), (10, true)]
 
 /// Runs in the child process only: prints one line per scenario for the parent to check.
-@Suite(.serialized, .enabled(if: getenv(probeVariable) != nil, "runs only in the child process noAllocationPerFrame starts"))
+@Suite(.serialized, .enabled(if: HeapObjects.isProbe(probeVariable), "runs only in the child process noAllocationPerFrame starts"))
 struct AllocationProbe {
     @Test func probe() {
         var sink: [Int] = []
-        let control = countHeapObjects {
+        let control = HeapObjects.count {
             sink = Array(repeating: 1, count: 100)
             sink.append(contentsOf: [2, 3])
         }
@@ -123,7 +82,7 @@ struct AllocationProbe {
         var keeping = SteadyRun(contacts: 2, protocolA: false, measured: 1000)
         var kept: [TouchFrame] = []
         kept.reserveCapacity(2000)
-        let copies = countHeapObjects {
+        let copies = HeapObjects.count {
             for i in keeping.split..<keeping.events.count where keeping.assembler.feed(keeping.events[i]) {
                 kept.append(keeping.assembler.frame)
             }
@@ -131,7 +90,7 @@ struct AllocationProbe {
         print("keeping \(copies ?? -1) \(kept.count)")
         for (contacts, protocolA) in scenarios {
             var run = SteadyRun(contacts: contacts, protocolA: protocolA)
-            let count = countHeapObjects { run.measure() }
+            let count = HeapObjects.count { run.measure() }
             print("scenario \(contacts) \(protocolA ? "A" : "B") \(count ?? -1) \(run.frames) \(run.contactsSeen)")
         }
     }
@@ -140,18 +99,8 @@ struct AllocationProbe {
 @Suite struct AllocationTests {
     /// Counts heap objects per frame exactly, in a child process (see the top of this file).
     @Test func noAllocationPerFrame() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "AllocationProbe"]
-        child.environment = ProcessInfo.processInfo.environment.merging([probeVariable: "1"]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
+        let (status, text) = try HeapObjects.probe(suite: "AllocationProbe", variable: probeVariable)
+        #expect(status == 0, "the probe failed:\n\(text)")
         let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("control ") || $0.hasPrefix("scenario ") }
         let keeping = text.split(whereSeparator: \.isNewline).first { $0.hasPrefix("keeping ") }?.split(separator: " ")
         #expect(keeping.map { Int($0[1]) ?? 0 >= 999 && $0[2] == "1000" } == true, "keeping frames: \(keeping ?? [])")

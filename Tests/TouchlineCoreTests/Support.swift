@@ -2,6 +2,8 @@
 // every frame sequence must keep.
 import Testing
 @testable import TouchlineCore
+// Every file of these tests sees the shared test support (paths, trace files, counters).
+@_exported import TouchlineTestSupport
 
 typealias E = EventCodes
 

@@ -5,18 +5,8 @@ import Foundation
 import Testing
 @testable import TouchlineCore
 
-/// The shared traces folder: `../shared/traces` from the package root, or from any folder above
-/// it (worktrees live one level deeper than the main checkout).
-let tracesDirectory: URL? = {
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    for _ in 0..<4 {
-        let candidate = dir.deletingLastPathComponent().appendingPathComponent("shared/traces")
-        if FileManager.default.fileExists(atPath: candidate.path) { return candidate }
-        dir = dir.deletingLastPathComponent()
-    }
-    return nil
-}()
+/// The shared traces folder (TouchlineTestSupport's lookup), nil when it is missing.
+let tracesDirectory: URL? = Paths.tracesFound ? Paths.traces : nil
 
 /// An evemu recording: the `A:` and `P:` header lines (from `desc` when the events file has
 /// none) and the `E:` lines.

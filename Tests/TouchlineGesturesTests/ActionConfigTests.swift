@@ -3,20 +3,14 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 @Suite struct ActionConfigTests {
     func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {
         try DaemonConfiguration.parse(bytes: Array(text.utf8), file: "daemon.toml")
     }
 
-    func error(_ text: String) -> String {
-        do {
-            _ = try parse(text)
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    func error(_ text: String) -> String { errorMessage { try parse(text) } }
 
     @Test func aFileWithOnlyActionsKeepsTheDefaultGraph() throws {
         let config = try parse("""

@@ -1,41 +1,10 @@
 // Zero heap allocations per frame in the graph's steady state (principle 10), counted exactly
-// the way Tests/TouchlineCoreTests/AllocationTests.swift does: the runtime's `_swift_allocObject`
-// hook, in a child process (this test binary again, filtered to `GraphAllocationProbe`), because
-// the hook reroutes every retain and release in the process.
-import Foundation
-import Glibc
+// in a child process by TouchlineTestSupport's `HeapObjects` (HeapObjects.swift), as
+// Tests/TouchlineCoreTests/AllocationTests.swift counts the assembler's.
 import Testing
 import TouchlineCore
 import TouchlineGestures
 import TouchlineTesting
-
-private typealias AllocObject = @convention(c) (UnsafeRawPointer?, Int, Int) -> UnsafeMutableRawPointer?
-
-nonisolated(unsafe) private var originalAllocObject: AllocObject?
-nonisolated(unsafe) private var countedThread: pthread_t = 0
-nonisolated(unsafe) private var heapObjects = 0
-
-private let countingAllocObject: AllocObject = { metadata, size, alignMask in
-    if pthread_equal(pthread_self(), countedThread) != 0 { heapObjects += 1 }
-    return originalAllocObject!(metadata, size, alignMask)
-}
-
-private func countHeapObjects(_ body: () -> Void) -> Int? {
-    guard let hook = dlsym(nil, "_swift_allocObject"),
-        let enable = dlsym(nil, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")
-    else { return nil }
-    let slot = hook.assumingMemoryBound(to: AllocObject?.self)
-    originalAllocObject = slot.pointee
-    countedThread = pthread_self()
-    heapObjects = 0
-    slot.pointee = countingAllocObject
-    enable.storeBytes(of: true, as: Bool.self)
-    body()
-    enable.storeBytes(of: false, as: Bool.self)
-    slot.pointee = originalAllocObject
-    countedThread = 0
-    return heapObjects
-}
 
 private let graphProbeVariable = "TOUCHLINE_GRAPH_ALLOCATION_PROBE"
 
@@ -101,44 +70,34 @@ private struct GraphSteadyRun {
     }
 }
 
-@Suite(.serialized, .enabled(if: getenv(graphProbeVariable) != nil, "runs only in the child process graphAllocatesNothingPerFrame starts"))
+@Suite(.serialized, .enabled(if: HeapObjects.isProbe(graphProbeVariable), "runs only in the child process graphAllocatesNothingPerFrame starts"))
 struct GraphAllocationProbe {
     @Test func probe() throws {
         var sink: [Int] = []
-        let control = countHeapObjects { sink = Array(repeating: 1, count: 100) }
+        let control = HeapObjects.count { sink = Array(repeating: 1, count: 100) }
         print("control \(control ?? -1) \(sink.count)")
         for contacts in [1, 2, 10] {
             var run = try GraphSteadyRun(contacts: contacts, explain: false)
             let before = run.lines
-            let count = countHeapObjects { run.measure() }
+            let count = HeapObjects.count { run.measure() }
             print("graph \(contacts) \(count ?? -1) \(run.frames.count - 100) \(run.lines - before)")
         }
         var text = try GraphSteadyRun(contacts: 2, explain: false, text: true)
         let textBefore = text.lines
-        let textCount = countHeapObjects { text.measure() }
+        let textCount = HeapObjects.count { text.measure() }
         print("text 2 \(textCount ?? -1) \(text.frames.count - 100) \(text.lines - textBefore)")
         // A rotated and calibrated device: its turned frame's storage is reused.
         var rotated = try GraphSteadyRun(contacts: 2, explain: false, rotated: true)
         let before = rotated.lines
-        let count = countHeapObjects { rotated.measure() }
+        let count = HeapObjects.count { rotated.measure() }
         print("graph 2-rotated \(count ?? -1) \(rotated.frames.count - 100) \(rotated.lines - before)")
     }
 }
 
 @Suite struct GraphAllocationTests {
     @Test func graphAllocatesNothingPerFrame() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "GraphAllocationProbe"]
-        child.environment = ProcessInfo.processInfo.environment.merging([graphProbeVariable: "1"]) { $1 }
-        let output = Pipe()
-        child.standardOutput = output
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(child.terminationStatus == 0, "the probe failed:\n\(text)")
+        let (status, text) = try HeapObjects.probe(suite: "GraphAllocationProbe", variable: graphProbeVariable)
+        #expect(status == 0, "the probe failed:\n\(text)")
         let lines = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("graph ") || $0.hasPrefix("text ") }.map(String.init)
         print(lines.joined(separator: "\n"))
         // Three JSON runs, a rotated device's, and one through `--format text`'s writer (with colours).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 @Suite struct ConfigTests {
@@ -9,14 +10,7 @@ import TouchlineTesting
         try GraphConfiguration.parse(toml: text, file: "graph.toml")
     }
 
-    func error(_ text: String) -> String {
-        do {
-            _ = try parse(text)
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    func error(_ text: String) -> String { errorMessage { try parse(text) } }
 
     @Test func emptyFileIsTheDefaultGraph() throws {
         #expect(try parse("") == GraphConfiguration.default)
@@ -24,7 +18,7 @@ import TouchlineTesting
     }
 
     @Test func exampleFileParses() throws {
-        let path = Paths.packageRoot.appendingPathComponent("docs/example-config.toml").path
+        let path = Paths.root.appendingPathComponent("docs/example-config.toml").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let config = try GraphConfiguration.parse(toml: text, file: "docs/example-config.toml")
         #expect(config.targets.map(\.name) == ["screen", "okButton"])
@@ -206,7 +200,7 @@ import TouchlineTesting
     /// the file and a line that exists, then says what was expected.
     @Test(arguments: Seeds.cases(300, base: 0xC0F1_0001))
     func mutatedConfigsFailCleanly(seed: UInt64) throws {
-        let path = Paths.packageRoot.appendingPathComponent("docs/example-config.toml").path
+        let path = Paths.root.appendingPathComponent("docs/example-config.toml").path
         var bytes = Array(try String(contentsOfFile: path, encoding: .utf8).utf8)
         var rng = SeededRandom(seed: seed)
         let alphabet = Array("[]=\"',.#\n \t{}0123456789abcxyz-_e+".utf8) + [0xC3, 0xA9, 0x00, 0xFF]

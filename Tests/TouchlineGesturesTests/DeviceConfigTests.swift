@@ -4,20 +4,14 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 @Suite struct DeviceConfigTests {
     func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {
         try DaemonConfiguration.parse(bytes: Array(text.utf8), file: "daemon.toml")
     }
 
-    func error(_ text: String) -> String {
-        do {
-            _ = try parse(text)
-            return "no error"
-        } catch {
-            return error.description
-        }
-    }
+    func error(_ text: String) -> String { errorMessage { try parse(text) } }
 
     @Test func everyKeyIsRead() throws {
         let config = try parse("""

@@ -1,6 +1,7 @@
 import Testing
 import TouchlineCore
 @testable import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // Drag and drop, several items, spring-loading (docs/gestures.md#carrying): whole logs of

@@ -1,6 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // A recognizer kind made outside the library, as an application (or the next issue) makes one:

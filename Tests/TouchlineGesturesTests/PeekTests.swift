@@ -1,6 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // Peek and pop (docs/gestures.md#peek), scripted: a finger lands, presses harder in place,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // Property-based tests over random touch streams. Each case has its own seed, printed in the

@@ -151,7 +151,7 @@ import TouchlineTesting
 
 @Suite struct AllSharedTracesTests {
     static var files: [String] {
-        let root = Paths.sharedTraces
+        let root = Paths.traces
         let enumerator = FileManager.default.enumerator(atPath: root.path)
         var out: [String] = []
         while let path = enumerator?.nextObject() as? String {
@@ -160,12 +160,18 @@ import TouchlineTesting
         return out.sorted()
     }
 
+    /// The list the tests below take their arguments from is the shared traces: when the
+    /// folder is missing it would be empty, and a test with no argument passes silently.
+    @Test func theSharedTracesAreThere() {
+        #expect(Self.files.count >= 28, "\(Paths.traces.path) holds \(Self.files.count) traces: the shared traces must be at ../shared/traces from the package root")
+    }
+
     /// Every shared recording, through the default graph with explain lines: no impossible
     /// transition, every began ends, no contact named after its end, same bytes twice, and the
     /// evemu and libinput-record copies of a recording give the same gestures.
     @Test(arguments: files)
     func invariantsHoldOnRealInput(file: String) throws {
-        let trace = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
+        let trace = try assemble(path: Paths.traces.appendingPathComponent(file).path)
         let (events, frameOf, graph) = try PropertyTests.run(trace.frames, surface: trace.surface, explain: true)
         #expect(graph.internalErrors == 0, "\(events.filter { $0.phase == .bug }.map(\.json))")
         #expect(graph.isIdle, "\(graph.pendingDescription)")
@@ -192,8 +198,8 @@ import TouchlineTesting
         for file in Self.files where file.hasPrefix("libinput-record/") {
             let base = String(file.dropFirst("libinput-record/".count).dropLast(".yml".count))
             guard let original = Self.files.first(where: { $0.hasPrefix("evemu-devices/\(base).") || $0.hasPrefix("xorg-integration-tests/\(base).") }) else { continue }
-            let a = try assemble(path: Paths.sharedTraces.appendingPathComponent(original).path)
-            let b = try assemble(path: Paths.sharedTraces.appendingPathComponent(file).path)
+            let a = try assemble(path: Paths.traces.appendingPathComponent(original).path)
+            let b = try assemble(path: Paths.traces.appendingPathComponent(file).path)
             let gestures = { (t: AssembledTrace) in
                 try GestureHarness.replay(t.frames, surface: t.surface).filter { $0.phase != .changed }.map { "\($0.gesture) \($0.phase) f\($0.fingers)" }
             }

@@ -104,7 +104,7 @@ func topLevelFields(_ line: String) -> [(key: String, raw: String)] {
 
 @Suite struct SchemaTests {
     static var schema: [String: Any] {
-        let path = Paths.packageRoot.appendingPathComponent("docs/event-schema-v1.json").path
+        let path = Paths.root.appendingPathComponent("docs/event-schema-v1.json").path
         let data = FileManager.default.contents(atPath: path) ?? Data()
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
     }

@@ -2,6 +2,8 @@ import Testing
 import TouchlineCore
 import TouchlineGestures
 import TouchlineTesting
+// Every file of these tests sees the shared test support (paths, trace files, counters).
+@_exported import TouchlineTestSupport
 
 /// Compares the whole log; on a mismatch prints the actual log as Swift source to review.
 func expectLog(_ h: GestureHarness, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation) {

@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // `--format text` goldens: every Recordings/NAME.yml has Recordings/NAME.events.txt beside its
-// NAME.events.jsonl, the same events as TextEventWriter writes them (no colour). Regenerate after
-// a deliberate change with
-//     TOUCHLINE_UPDATE_GOLDEN=1 swift test --filter TextGoldenTests
-// and review the diff.
+// NAME.events.jsonl, the same events as TextEventWriter writes them (no colour). A test never
+// rewrites them: after a deliberate change, `scripts/update-goldens.sh` does, then review the diff.
 
 enum TextGolden {
     static func expectedPath(_ recording: String) -> String {
@@ -16,14 +15,8 @@ enum TextGolden {
     }
 
     static func render(_ recording: String, color: Bool = false) throws -> String {
-        let trace = try assemble(path: Paths.recordings.appendingPathComponent(recording).path)
-        var configuration = GraphConfiguration.default
-        if let path = Golden.configPath(recording) {
-            configuration = try GraphConfiguration.parse(toml: String(contentsOfFile: path, encoding: .utf8), file: path)
-        }
-        let events = try GestureHarness.replay(trace.frames, configuration: configuration, surface: trace.surface)
         var writer = TextEventWriter(color: color)
-        for e in events { writer.write(e) }
+        for e in try Golden.events(recording) { writer.write(e) }
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
@@ -31,22 +24,8 @@ enum TextGolden {
 @Suite struct TextGoldenTests {
     @Test(arguments: Golden.recordings)
     func textMatchesGoldenFile(recording: String) throws {
-        let actual = try TextGolden.render(recording)
-        let path = TextGolden.expectedPath(recording)
-        if ProcessInfo.processInfo.environment["TOUCHLINE_UPDATE_GOLDEN"] == "1" {
-            try actual.write(toFile: path, atomically: true, encoding: .utf8)
-            return
-        }
-        guard let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
-            Issue.record("\(recording) has no text golden file \(path); run TOUCHLINE_UPDATE_GOLDEN=1 swift test --filter TextGoldenTests")
-            return
-        }
-        let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        if let first = zip(a, e).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset ?? (a.count == e.count ? nil : min(a.count, e.count)) {
-            let got = first < a.count ? String(a[first]) : "(end)"
-            let want = first < e.count ? String(e[first]) : "(end)"
-            Issue.record("\(recording): text line \(first + 1) differs\n  expected: \(want)\n  actual:   \(got)")
+        if let difference = Expected.difference(try TextGolden.render(recording), file: TextGolden.expectedPath(recording)) {
+            Issue.record("\(recording): text \(difference)")
         }
     }
 

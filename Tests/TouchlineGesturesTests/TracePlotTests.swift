@@ -1,6 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlinePlot
 import TouchlineTesting
 
 /// The picture `touchline plot` draws, made from scripted touches and the events their graph

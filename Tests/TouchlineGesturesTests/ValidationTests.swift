@@ -1,6 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // Issue 12: a graph configuration is validated before anything runs (docs/config.md#validation).

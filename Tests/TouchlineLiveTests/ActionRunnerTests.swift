@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineLive
 
 /// The runner for `toml`, with its warnings collected.

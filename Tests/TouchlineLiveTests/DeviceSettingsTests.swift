@@ -5,6 +5,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineLive
 
 @Suite struct DeviceSettingsTests {

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineInput
 import TouchlineLive
 

@@ -4,6 +4,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineLive
 
 @Suite struct ReloadTests {

@@ -104,7 +104,7 @@ import TouchlineCore
     }
 
     @Test func userRangesAndNameWin() throws {
-        let bytes = try SharedTraces.bytes("MonkeyHelper/phone-two-finger-drag.txt")
+        let bytes = try Paths.traceBytes("MonkeyHelper/phone-two-finger-drag.txt")
         let options = GeteventOptions(name: "Galaxy S", ranges: [EventCodes.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1079, resolution: 20)])
         let devices = readAll(bytes, fileName: "p", options: TraceReaderOptions(getevent: options)).devices
         #expect(devices[0].name == "Galaxy S")
@@ -399,7 +399,7 @@ import TouchlineCore
     }
 
     @Test func findsTheDescBesideAnEventsFile() throws {
-        var reader = try open(SharedTraces.path("evemu-devices/Wacom ISDv4 E6 Finger.2fg-tap.events"))
+        var reader = try open(Paths.trace("evemu-devices/Wacom ISDv4 E6 Finger.2fg-tap.events"))
         #expect(reader.devices.first?.name == "Wacom ISDv4 E6 Finger")
         var n = 0
         while try reader.next() != nil { n += 1 }
@@ -407,7 +407,7 @@ import TouchlineCore
     }
 
     @Test func explicitDescWins() throws {
-        let reader = try open(SharedTraces.path("xorg-integration-tests/n4.events"), desc: SharedTraces.path("evemu-devices/N-Trig MultiTouch.desc"))
+        let reader = try open(Paths.trace("xorg-integration-tests/n4.events"), desc: Paths.trace("evemu-devices/N-Trig MultiTouch.desc"))
         #expect(reader.devices.first?.name == "N-Trig MultiTouch")
     }
 
@@ -420,8 +420,9 @@ import TouchlineCore
         ("libinput-record/Atmel maXTouch Touchscreen.1-finger-fast-taps.yml", 1, -1),
     ])
     func opensTheTraceOnce(_ relative: String, opens: Int, events: Int) throws {
-        let path = SharedTraces.path(relative)
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        let path = Paths.trace(relative)
+        // A missing trace is a failure, never a test that passes without reading it.
+        try #require(FileManager.default.fileExists(atPath: path), "\(path) is missing: the shared traces must be at ../shared/traces from the package root")
         var opened: [String] = []
         var reader = try TraceReader.open(
             path: path,

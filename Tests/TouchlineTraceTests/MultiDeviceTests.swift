@@ -205,8 +205,8 @@ import TouchlineCore
 /// `libinput record --all` of two shared recordings: the first file with `ndevices: 2`, then
 /// the second's device section. Built at run time: the shared traces stay out of the repo.
 func twoDeviceRecording(_ first: String, _ second: String) throws -> [UInt8] {
-    let a = String(decoding: try SharedTraces.bytes(first), as: UTF8.self)
-    let b = String(decoding: try SharedTraces.bytes(second), as: UTF8.self)
+    let a = String(decoding: try Paths.traceBytes(first), as: UTF8.self)
+    let b = String(decoding: try Paths.traceBytes(second), as: UTF8.self)
     guard let node = b.range(of: "\n- node:") else { throw TestFailure("\(second): no '- node:' line") }
     let combined = a.replacingOccurrences(of: "\nndevices: 1\n", with: "\nndevices: 2\n")
         + String(b[b.index(after: node.lowerBound)...]).replacingOccurrences(of: "/dev/input/event1", with: "/dev/input/event2")

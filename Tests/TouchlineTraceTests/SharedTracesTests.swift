@@ -49,8 +49,8 @@ let sharedTraces: [SharedTrace] = [
     @Test func theListCoversEveryTraceFile() throws {
         let fm = FileManager.default
         var found: Set<String> = []
-        for dir in try fm.contentsOfDirectory(atPath: SharedTraces.root.path) {
-            let sub = SharedTraces.root.appendingPathComponent(dir).path
+        for dir in try fm.contentsOfDirectory(atPath: Paths.traces.path) {
+            let sub = Paths.traces.appendingPathComponent(dir).path
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: sub, isDirectory: &isDir), isDir.boolValue else { continue }
             for file in try fm.contentsOfDirectory(atPath: sub)
@@ -80,7 +80,7 @@ let sharedTraces: [SharedTrace] = [
         "evemu-devices/Atmel maXTouch Touchscreen.2-fingers-touch-release.events",
     ])
     func chunkBoundariesDoNotMatter(_ path: String) throws {
-        let bytes = try SharedTraces.bytes(path)
+        let bytes = try Paths.traceBytes(path)
         let whole = readAll(bytes)
         #expect(whole.error == nil)
         for limit in [1, 2, 3, 7, 64] {
@@ -91,7 +91,7 @@ let sharedTraces: [SharedTrace] = [
     }
 
     @Test func lastLineWithoutNewline() throws {
-        let bytes = try SharedTraces.bytes("MonkeyHelper/galaxys-paint.txt")
+        let bytes = try Paths.traceBytes("MonkeyHelper/galaxys-paint.txt")
         #expect(bytes.last != 0x0A)
         var trimmed = bytes
         while trimmed.last == 0x20 { trimmed.removeLast() }

@@ -1,42 +1,8 @@
 import Foundation
 import TouchlineCore
 @testable import TouchlineTrace
-
-/// The shared third-party traces: `../shared/traces` from the package root, as on main; a
-/// worktree one level deeper finds them at `../../shared/traces`.
-enum SharedTraces {
-    static let packageRoot: URL = {
-        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
-            url = url.deletingLastPathComponent()
-        }
-        return url
-    }()
-
-    static let root: URL = {
-        if let env = ProcessInfo.processInfo.environment["TOUCHLINE_TRACES"] { return URL(fileURLWithPath: env) }
-        for up in ["../shared/traces", "../../shared/traces"] {
-            let url = packageRoot.appendingPathComponent(up).standardizedFileURL
-            if FileManager.default.fileExists(atPath: url.path) { return url }
-        }
-        return packageRoot.appendingPathComponent("../shared/traces").standardizedFileURL
-    }()
-
-    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-
-    static func bytes(_ relative: String) throws -> [UInt8] {
-        let path = path(relative)
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw TestFailure("cannot read \(path): the shared traces must be at ../shared/traces from the package root")
-        }
-        return [UInt8](data)
-    }
-}
-
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
+// Every file of these tests sees the shared test support (paths, trace files, counters).
+@_exported import TouchlineTestSupport
 
 /// Everything a reader yields, or the error that stopped it.
 struct ReadResult {
@@ -72,16 +38,6 @@ func readAll(_ text: String, fileName: String = "t", options: TraceReaderOptions
 /// Reads a shared trace the way the CLI does: a `.desc` beside header-less events, a
 /// pre-scan for getevent.
 func readShared(_ relative: String) throws -> ReadResult {
-    let bytes = try SharedTraces.bytes(relative)
-    var options = TraceReaderOptions()
-    let name = (relative as NSString).lastPathComponent
-    if relative.hasSuffix(".events") {
-        for candidate in TraceReader.descriptionCandidates(forEventsPath: SharedTraces.path(relative))
-        where FileManager.default.fileExists(atPath: candidate) {
-            let desc = [UInt8](FileManager.default.contents(atPath: candidate)!)
-            options.description = try TraceReader.readDescription(source: BytesSource(desc), fileName: candidate)
-            break
-        }
-    }
-    return readAll(bytes, fileName: name, options: options)
+    let path = Paths.trace(relative)
+    return readAll(try Paths.bytes(path), fileName: (relative as NSString).lastPathComponent, options: try readerOptions(forTraceAt: path))
 }

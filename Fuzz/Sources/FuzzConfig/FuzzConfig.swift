@@ -1,6 +1,7 @@
 import FuzzSupport
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 // The config parser on arbitrary bytes: TOML reading, then the graph configuration; a
 // configuration that parses is also built into a graph, as `replay --config` would.

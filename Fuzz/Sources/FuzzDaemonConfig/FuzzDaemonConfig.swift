@@ -1,6 +1,7 @@
 import FuzzSupport
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // The daemon's configuration as `daemon --check-config` and SIGHUP read it (the graph,

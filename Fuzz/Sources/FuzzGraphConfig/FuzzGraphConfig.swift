@@ -1,6 +1,7 @@
 import FuzzSupport
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 // A configuration that parses must never crash the graph built from it: the bytes are parsed

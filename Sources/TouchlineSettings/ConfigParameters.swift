@@ -1,14 +1,12 @@
 import TouchlineConfig
 import TouchlineCore
+import TouchlineGestures
 
 // Recognizer parameters by their documented names: units, and the conversion of a TOML value (a
 // number in the parameter's unit or a string with a unit) to the parameter's type. The limits
 // are validation's (GraphConfiguration.Limits), asked for each value as it is set.
 
 extension GraphConfiguration {
-    /// Every parameter of every standard kind, with its unit, in documentation order.
-    public static var parameters: [(kind: String, name: String, unit: ParameterUnit)] { RecognizerRegistry.standard.parameters }
-
     /// "300ms" → 300 (ms), "0.3s" → 300, "1cm" → 10 (mm), "0.5rad" → 28.65 (degrees)…
     static func parseQuantity(_ text: String, unit: ParameterUnit) -> Double? {
         let trimmed = text.filter { $0 != " " }

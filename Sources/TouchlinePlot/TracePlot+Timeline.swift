@@ -1,4 +1,5 @@
 import TouchlineCore
+import TouchlineGestures
 
 // The timeline under a device's surface: a time axis, rows of contacts (down to up; contacts
 // that do not overlap in time share a row, so a trace of a thousand taps stays a few rows

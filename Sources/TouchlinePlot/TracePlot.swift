@@ -1,4 +1,5 @@
 import TouchlineCore
+import TouchlineGestures
 
 // What `touchline plot` draws, collected from the frames and events of one replay: the caller
 // runs `GesturePipeline` exactly as `touchline replay` does and hands every completed frame and

@@ -1,5 +1,6 @@
 import TouchlineConfig
 import TouchlineCore
+import TouchlineGestures
 
 // `[[action]]` sections of the daemon's configuration (docs/live.md#actions): which gesture
 // events run which command. Read here, purely, so that `--check-config` and tests see the same
@@ -148,12 +149,7 @@ public struct DaemonConfiguration: Hashable, Sendable {
         let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: sections).configuration
         // Parsed twice (the document is small and this runs at start and reload only), so that the
         // graph's reader stays as replay has it.
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument.parse(bytes, file: file)
-        } catch {
-            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
-        }
+        let document = try ConfigSourceMap.document(bytes, file: file)
         let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
         var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
         configuration.devices = try DeviceConfiguration.read(document.root, file: file)

@@ -1,4 +1,5 @@
 import TouchlineConfig
+import TouchlineGestures
 
 // Where each part of a parsed configuration was written, so that a problem found after parsing
 // (by GraphConfiguration's validation or GestureGraph.init) can still name file:line:column.
@@ -33,6 +34,16 @@ public struct ConfigSourceMap: Hashable, Sendable {
     public func target(named name: String) -> Table? { targets.first { $0.name == name } }
     /// The first recognizer declared with this name.
     public func recognizer(named name: String) -> Table? { recognizers.first { $0.name == name } }
+
+    /// A settings file's TOML document (every reader of the file parses it alike): a file
+    /// that is not TOML is a ConfigError at the place TouchlineConfig names.
+    static func document(_ bytes: [UInt8], file: String) throws(ConfigError) -> TOMLDocument {
+        do {
+            return try TOMLDocument.parse(bytes, file: file)
+        } catch {
+            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
+        }
+    }
 
     /// An error at a position of this file.
     public func error(at position: ConfigPosition, _ message: String) -> ConfigError {

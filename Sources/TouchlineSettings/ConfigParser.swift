@@ -1,5 +1,6 @@
 import TouchlineConfig
 import TouchlineCore
+import TouchlineGestures
 
 // TOML (TouchlineConfig's reader) → GraphConfiguration (docs/config.md). Parameters take a
 // number in their declared unit (ms, mm, mm/s, degrees) or a string with a unit ("300ms",
@@ -24,12 +25,7 @@ extension GraphConfiguration {
     /// sections another reader of the same file owns, skipped here (the daemon's `action` and
     /// `actions`: DaemonConfiguration); any other unknown section is an error.
     public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard, allowing: Set<String> = []) throws(ConfigError) -> ParsedConfiguration {
-        let document: TOMLDocument
-        do {
-            document = try TOMLDocument.parse(bytes, file: file)
-        } catch {
-            throw ConfigError(file: error.file, line: error.line, column: error.column, message: error.message)
-        }
+        let document = try ConfigSourceMap.document(bytes, file: file)
         var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
         parser.allowing = allowing
         let configuration = try parser.read(document.root)

@@ -1,4 +1,5 @@
 import TouchlineCore
+import TouchlineGestures
 
 /// Ramer–Douglas–Peucker in millimetres: the indices of the points to keep so that no dropped
 /// point is farther than `tolerance` from the kept polyline. The tolerance doubles until at most

@@ -1,4 +1,5 @@
 import TouchlineCore
+import TouchlineGestures
 
 // The picture: a header, then per device its surface to scale (targets, contact paths whose
 // width follows pressure or touch size, marks at down and up) and under it a timeline (contact

@@ -1,4 +1,5 @@
 import TouchlineCore
+import TouchlineGestures
 
 // The bytes of an SVG document. Numbers go through the JSON writer's fixed-point formatting
 // (`appendFixed`: rounded half away from zero, never "-0"), never through `description`, so a

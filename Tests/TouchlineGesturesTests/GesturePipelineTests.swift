@@ -6,12 +6,25 @@ import TouchlineGestures
 import TouchlineTesting
 
 @Suite struct GesturePipelineTests {
-    /// A device of frames (no assembler at work) on the default graph.
+    /// Devices of frames (no assembler at work) on the default graph, started in this order.
+    static func pipeline(starting devices: [Int]) throws -> GesturePipeline {
+        var pipeline = GesturePipeline()
+        for device in devices { try start(device, in: &pipeline) }
+        return pipeline
+    }
+
     static func start(_ device: Int, in pipeline: inout GesturePipeline) throws {
         let surface = TouchScript.defaultSurface
         pipeline.start(
             device: device, assembler: FrameAssembler(device: DeviceDescription(name: "script \(device)")), transform: nil,
             surface: surface, driver: try ReplayDriver(configuration: .default, surface: surface))
+    }
+
+    /// A finger down at `point` (at `start`).
+    static func down(at point: Point, start: Timestamp = .zero) -> TouchScript {
+        var script = TouchScript(start: start)
+        script.down(0, at: point)
+        return script
     }
 
     static func lines(_ events: [GestureEvent]) -> [String] {
@@ -22,14 +35,10 @@ import TouchlineTesting
     /// started first and its frames come first; a deadline at a frame's exact time fires after
     /// that frame, and every device's deadlines before a frame fire before it.
     @Test func deadlinesFireInOneOrderAcrossDevices() throws {
-        var pipeline = GesturePipeline()
-        try Self.start(1, in: &pipeline)
-        try Self.start(0, in: &pipeline)
+        var pipeline = try Self.pipeline(starting: [1, 0])
         var events: [GestureEvent] = []
-        var a = TouchScript()
-        a.down(0, at: Point(x: 50, y: 50))
-        var b = TouchScript()
-        b.down(0, at: Point(x: 100, y: 50))
+        let a = Self.down(at: Point(x: 50, y: 50))
+        var b = Self.down(at: Point(x: 100, y: 50))
         pipeline.feed(device: 1, frame: b.frames[0]) { events.append($0) }
         pipeline.feed(device: 0, frame: a.frames[0]) { events.append($0) }
         // Device 1's lift 600 ms on: both long presses (due at 0.5 s) fire before it.
@@ -49,12 +58,9 @@ import TouchlineTesting
 
     /// A device that ends frees its lane; the next device started takes it, with a fresh graph.
     @Test func aFinishedDevicesLaneIsReused() throws {
-        var pipeline = GesturePipeline()
-        try Self.start(0, in: &pipeline)
-        try Self.start(1, in: &pipeline)
+        var pipeline = try Self.pipeline(starting: [0, 1])
         var events: [GestureEvent] = []
-        var a = TouchScript()
-        a.down(0, at: Point(x: 50, y: 50))
+        let a = Self.down(at: Point(x: 50, y: 50))
         pipeline.feed(device: 0, frame: a.frames[0]) { events.append($0) }
         // Removed with the finger down: its graph ends as at the end of input (its deadline
         // fires, then the finger is cancelled at that time).
@@ -62,8 +68,7 @@ import TouchlineTesting
         #expect(!pipeline.isStarted(0))
         try Self.start(2, in: &pipeline)
         #expect(Array(pipeline.startedDevices) == [2, 1])
-        var c = TouchScript(start: Timestamp(microseconds: 100_000))
-        c.down(0, at: Point(x: 20, y: 20))
+        var c = Self.down(at: Point(x: 20, y: 20), start: Timestamp(microseconds: 100_000))
         c.wait(60)
         c.up(0)
         for frame in c.frames { pipeline.feed(device: 2, frame: frame) { events.append($0) } }

@@ -8,10 +8,11 @@
 //         graph, registered targets, the daemon's actions, devices and socket; also ← TouchlineConfig)
 //       ← TouchlinePlot (pure: the SVG picture of `touchline plot`)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
-//   TouchlineInput (input devices through libevdev and libinput, uinput, epoll, the event socket's
-//     system calls; the executable still makes a few of its own, docs/architecture.md)
+//   TouchlineInput (system calls: input devices through libevdev and libinput, uinput, epoll, the
+//     event socket's; files for the trace readers (← Trace), signals, threads, sd_notify, the
+//     privilege drop: the executable makes none of its own)
 //     ← TouchlineLive (the live session: sources, virtual or real clock, sinks, the event socket;
-//       no unsafe code; Foundation only for JSONSerialization of the socket's client messages;
+//       no unsafe code, no Foundation: the socket's messages are read by Core's JSONReader;
 //       ← TouchlineConfig, TouchlineSettings: a registered target's JSON becomes the tables the
 //       settings reader reads; the daemon's actions and devices)
 //   touchline (the executable: parses, validates, wires, runs)
@@ -58,7 +59,7 @@ let package = Package(
             name: "CLibinput", pkgConfig: "libinput",
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
-        .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "CLibevdev", "CLibinput"]),
+        .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "TouchlineTrace", "CLibevdev", "CLibinput"]),
         .target(
             name: "TouchlineLive",
             dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineSettings", "TouchlineInput"]

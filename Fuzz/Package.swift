@@ -2,7 +2,7 @@
 // libFuzzer targets: the trace readers, one per format; the config parser; the whole replay
 // pipeline (reader, assembler, graph, JSON); and a parsed config built into a graph and driven
 // by a touch script; the daemon's configuration (devices, actions) applied to a script; and the
-// event socket's client messages. Build and run with scripts/fuzz.sh
+// event socket's client messages, and the JSON reader under them. Build and run with scripts/fuzz.sh
 // (swift build -c release --sanitize=fuzzer --package-path Fuzz).
 import Foundation
 import PackageDescription
@@ -33,6 +33,7 @@ let package = Package(
         fuzzTarget("FuzzGraphConfig", ["TouchlineTesting", "TouchlineSettings", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzDaemonConfig", ["TouchlineTesting", "TouchlineSettings", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzSocketMessage", ["TouchlineLive", "TouchlineGestures", "TouchlineCore"]),
+        fuzzTarget("FuzzJSONReader", ["TouchlineCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,7 +17,7 @@ import re
 import sys
 
 # The -max_len of each target (scripts/fuzz.sh passes the same).
-MAX_LEN = {"FuzzReplay": 8192, "FuzzSocketMessage": 5000}
+MAX_LEN = {"FuzzReplay": 8192, "FuzzSocketMessage": 5000, "FuzzJSONReader": 5000}
 DEFAULT_MAX_LEN = 4096
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -160,6 +160,7 @@ def main():
     ]
     for k, message in enumerate(messages):
         corpus.add("FuzzSocketMessage", f"message-{k}", message)
+        corpus.add("FuzzJSONReader", f"message-{k}", message)
 
 if __name__ == "__main__":
     main()

@@ -7,6 +7,7 @@
 #   FuzzDaemonConfig  the daemon's config ([[device]] globs, rotation and calibration applied,
 #                    the graph on the turned frames, [[action]] matching)
 #   FuzzSocketMessage  a client's line on the event socket (TouchlineLive's ClientMessageParser)
+#   FuzzJSONReader   TouchlineCore's JSONReader alone: a value or a placed error, and values read back
 # Seeds come from the shared traces, Recordings/, the docs' and tests' configs and toml-test's
 # files (scripts/fuzz-seeds.py). The corpus (seeds and what the fuzzer found) is kept in
 # .build-fuzz-corpus/TARGET between runs.
@@ -21,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 
-all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzDaemonConfig FuzzSocketMessage)
+all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzDaemonConfig FuzzSocketMessage FuzzJSONReader)
 budget=${1:-1000000}
 shift || true
 targets=("$@")
@@ -69,7 +70,7 @@ for target in "${targets[@]}"; do
     case $target in
         FuzzReplay) max_len=8192 ;;
         FuzzConfig | FuzzGraphConfig) extra=(-dict=Fuzz/config.dict) ;;
-        FuzzSocketMessage) max_len=5000; extra=(-dict=Fuzz/socket.dict) ;;
+        FuzzSocketMessage | FuzzJSONReader) max_len=5000; extra=(-dict=Fuzz/socket.dict) ;;
     esac
     echo "== $target: $what"
     # Where FuzzSupport saves an input whose crash kept libFuzzer from saving it.

@@ -176,3 +176,42 @@ public final class ReadinessSet {
         return tokens[0..<Int(n)]
     }
 }
+
+/// A blocking client connection (`touchline listen`, the tests' subscribers).
+public struct SocketConnection: Sendable {
+    public let fd: Int32
+
+    /// The longest path a Unix socket address holds (sun_path less its terminator).
+    public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    public init(path: String) throws(SystemError) {
+        fd = try UnixSocket.connect(path: path)
+    }
+
+    /// Sends all of `bytes`, without SIGPIPE (a closed peer is EPIPE).
+    public func send(_ bytes: [UInt8]) throws(SystemError) {
+        var offset = 0
+        while offset < bytes.count {
+            // `offset < bytes.count`, so the pointer and length stay inside the array.
+            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 {
+                if touchline_errno() == EINTR { continue }
+                throw SystemError.last("send")
+            }
+            offset += n
+        }
+    }
+
+    /// Waits for bytes and reads them into the start of `buffer`: how many (0: the peer closed).
+    public func receive(into buffer: inout [UInt8]) throws(SystemError) -> Int {
+        guard !buffer.isEmpty else { return 0 }
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n >= 0 { return n }
+            if touchline_errno() == EINTR { continue }
+            throw SystemError.last("read")
+        }
+    }
+
+    public func close() { _ = Glibc.close(fd) }
+}

@@ -2,8 +2,8 @@
 // (docs/live.md#registered-targets). The JSON becomes the TOML tables a configuration file would
 // hold, and the configuration's own reader reads them (GraphConfiguration.readClientTarget): a
 // registered recognizer's parameter names, units and limits are the file's, with one validator.
-import Foundation
 import TouchlineConfig
+import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
 
@@ -22,17 +22,17 @@ extension ClientMessageParser {
     /// JSON nesting a register message may hold (object, recognizers list, recognizer, a list in it).
     static let maximumDepth = 8
 
-    static func register(_ body: Any, registry: RecognizerRegistry = .standard) -> Result<ClientTargetRequest, ClientMessageError> {
-        guard let object = body as? [String: Any] else {
+    static func register(_ body: JSONValue, registry: RecognizerRegistry = .standard) -> Result<ClientTargetRequest, ClientMessageError> {
+        guard case .object(let object) = body else {
             return .failure(ClientMessageError("register: expected an object such as {\"name\": \"zone\", \"rect\": [0, 0, 0.5, 0.5], \"units\": \"normalized\", \"recognizers\": [{\"kind\": \"tap\"}]}, found \(kind(of: body))"))
         }
         var targetEntries: [TOMLEntry] = []
         var recognizers: [TOMLValue]?
         var devices: Set<Int> = []
-        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in object.sorted(by: { $0.key < $1.key }).map({ ($0.key, $0.value) }) {
             switch key {
             case "recognizers":
-                guard let list = value as? [Any] else {
+                guard case .array(let list) = value else {
                     return .failure(ClientMessageError("register.recognizers: expected a list of recognizers such as [{\"kind\": \"tap\"}], found \(kind(of: value))"))
                 }
                 if list.count > GraphConfiguration.maximumClientRecognizers {
@@ -49,7 +49,7 @@ extension ClientMessageParser {
             case "devices":
                 switch self.devices(value) {
                 case .success(let set): devices = set
-                case .failure(let error): return .failure(ClientMessageError(error.message.replacingOccurrences(of: "subscribe.devices", with: "register.devices")))
+                case .failure(let error): return .failure(ClientMessageError(renamed(error.message, from: "subscribe.devices", to: "register.devices")))
                 }
             case "name", "rect", "units", "z":
                 switch toml(value, depth: 1) {
@@ -71,8 +71,8 @@ extension ClientMessageParser {
         }
     }
 
-    static func unregister(_ body: Any) -> Result<String, ClientMessageError> {
-        guard let name = body as? String, !name.isEmpty, name.utf8.count <= maximumNameLength else {
+    static func unregister(_ body: JSONValue) -> Result<String, ClientMessageError> {
+        guard case .string(let name) = body, !name.isEmpty, name.utf8.count <= maximumNameLength else {
             return .failure(ClientMessageError("unregister: expected the name of a target this connection registered (a string), found \(kind(of: body))"))
         }
         return .success(name)
@@ -82,23 +82,20 @@ extension ClientMessageParser {
 
     /// A JSON value as the TOML value a file would hold; its `source` is the JSON text, which
     /// the reader's "found …" quotes. Null has no TOML form.
-    static func toml(_ value: Any, depth: Int) -> Result<TOMLValue, ClientMessageError> {
+    static func toml(_ value: JSONValue, depth: Int) -> Result<TOMLValue, ClientMessageError> {
         if depth > maximumDepth {
             return .failure(ClientMessageError("nested deeper than \(maximumDepth) levels"))
         }
-        if let s = value as? String {
+        switch value {
+        case .string(let s):
             return .success(TOMLValue(kind: .string(s), position: nowhere, source: quoted(s)))
-        }
-        if isBoolean(value), let n = value as? NSNumber {
-            return .success(TOMLValue(kind: .bool(n.boolValue), position: nowhere, source: n.boolValue ? "true" : "false"))
-        }
-        if let n = integer(value) {
-            return .success(TOMLValue(kind: .integer(Int64(n)), position: nowhere, source: String(n)))
-        }
-        if let n = value as? NSNumber {
-            return .success(TOMLValue(kind: .float(n.doubleValue), position: nowhere, source: "\(n)"))
-        }
-        if let list = value as? [Any] {
+        case .bool(let b):
+            return .success(TOMLValue(kind: .bool(b), position: nowhere, source: b ? "true" : "false"))
+        case .integer(let n):
+            return .success(TOMLValue(kind: .integer(n), position: nowhere, source: String(n)))
+        case .number(let n):
+            return .success(TOMLValue(kind: .float(n), position: nowhere, source: "\(n)"))
+        case .array(let list):
             if list.count > maximumListCount {
                 return .failure(ClientMessageError("a list of \(list.count) values; at most \(maximumListCount)"))
             }
@@ -110,17 +107,30 @@ extension ClientMessageParser {
                 }
             }
             return .success(TOMLValue(kind: .array(items), position: nowhere))
-        }
-        if let object = value as? [String: Any] {
+        case .object(let object):
             var entries: [TOMLEntry] = []
-            for (key, element) in object.sorted(by: { $0.key < $1.key }) {
+            for (key, element) in object.sorted(by: { $0.key < $1.key }).map({ ($0.key, $0.value) }) {
                 switch toml(element, depth: depth + 1) {
                 case .success(let v): entries.append(TOMLEntry(key: key, keyPosition: nowhere, value: v))
                 case .failure(let error): return .failure(error)
                 }
             }
             return .success(TOMLValue(kind: .table(TOMLTable(entries: entries)), position: nowhere))
+        case .null:
+            return .failure(ClientMessageError("found \(kind(of: value)); expected a string, a number, true, false, a list or an object"))
         }
-        return .failure(ClientMessageError("found \(kind(of: value)); expected a string, a number, true, false, a list or an object"))
+    }
+
+    /// `message` with each `old` replaced by `new` (Foundation's replacingOccurrences, which
+    /// this module does without).
+    static func renamed(_ message: String, from old: String, to new: String) -> String {
+        var result = ""
+        var rest = Substring(message)
+        while let range = rest.firstRange(of: old) {
+            result += rest[..<range.lowerBound]
+            result += new
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 }

@@ -1,8 +1,8 @@
 // A client's message on the event socket: one JSON object per line (docs/live.md#the-event-socket).
 // The daemon runs as root and anyone in the socket's group may write, so a line is bounded
 // before it is parsed, and every way a message can be wrong is an error value naming it, never
-// a trap. Foundation's JSONSerialization is the parser (this module is not a pure one).
-import Foundation
+// a trap. TouchlineCore's JSONReader is the parser: bounded nesting, the column of an error.
+import TouchlineCore
 import TouchlineGestures
 
 /// Which events a client receives; an empty list admits every value of its key.
@@ -54,18 +54,17 @@ public enum ClientMessageParser {
         if line.count > maximumLineLength {
             return .failure(ClientMessageError("message of \(line.count) bytes is longer than the limit of \(maximumLineLength) bytes"))
         }
-        let value: Any
+        let value: JSONValue
         do {
-            value = try JSONSerialization.jsonObject(with: Data(line), options: [.fragmentsAllowed])
+            value = try JSONReader.read(line)
         } catch {
-            let why = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
-            return .failure(ClientMessageError("not JSON (\(why)): found \(shortened(line)); expected one JSON object per line, such as {\"subscribe\": [\"tap\"]}"))
+            return .failure(ClientMessageError("not JSON (\(error)): found \(shortened(line)); expected one JSON object per line, such as {\"subscribe\": [\"tap\"]}"))
         }
-        guard let object = value as? [String: Any] else {
+        guard case .object(let object) = value else {
             return .failure(ClientMessageError("expected a JSON object such as {\"subscribe\": [\"tap\"]}, found \(kind(of: value))"))
         }
         guard object.count == 1, let entry = object.first else {
-            let keys = object.keys.sorted().map { quoted($0) }.joined(separator: ", ")
+            let keys = object.map(\.key).sorted().map { quoted($0) }.joined(separator: ", ")
             return .failure(ClientMessageError("expected one key per message (\"subscribe\", \"register\" or \"unregister\"), found \(object.count)\(keys.isEmpty ? "" : ": " + keys)"))
         }
         switch entry.key {
@@ -76,15 +75,15 @@ public enum ClientMessageParser {
         }
     }
 
-    static func subscription(_ body: Any, gestures known: Set<String>) -> Result<SubscriptionFilter, ClientMessageError> {
-        if body is [Any] {
+    static func subscription(_ body: JSONValue, gestures known: Set<String>) -> Result<SubscriptionFilter, ClientMessageError> {
+        if case .array = body {
             return names(body, "subscribe", known: known).map { SubscriptionFilter(gestures: $0) }
         }
-        guard let object = body as? [String: Any] else {
+        guard case .object(let object) = body else {
             return .failure(ClientMessageError("subscribe: expected a list of gesture names or an object with \"gestures\", \"targets\", \"devices\", found \(kind(of: body))"))
         }
         var filter = SubscriptionFilter()
-        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in object.sorted(by: { $0.key < $1.key }).map({ ($0.key, $0.value) }) {
             switch key {
             case "gestures":
                 switch names(value, "subscribe.gestures", known: known) {
@@ -108,8 +107,8 @@ public enum ClientMessageParser {
         return .success(filter)
     }
 
-    static func names(_ value: Any, _ what: String, known: Set<String>?) -> Result<Set<String>, ClientMessageError> {
-        guard let list = value as? [Any] else {
+    static func names(_ value: JSONValue, _ what: String, known: Set<String>?) -> Result<Set<String>, ClientMessageError> {
+        guard case .array(let list) = value else {
             return .failure(ClientMessageError("\(what): expected a list of names, found \(kind(of: value))"))
         }
         if list.count > maximumListCount {
@@ -117,7 +116,7 @@ public enum ClientMessageParser {
         }
         var set: Set<String> = []
         for (i, element) in list.enumerated() {
-            guard let name = element as? String else {
+            guard case .string(let name) = element else {
                 return .failure(ClientMessageError("\(what)[\(i)]: expected a name (a string), found \(kind(of: element))"))
             }
             if name.utf8.count > maximumNameLength {
@@ -131,8 +130,8 @@ public enum ClientMessageParser {
         return .success(set)
     }
 
-    static func devices(_ value: Any) -> Result<Set<Int>, ClientMessageError> {
-        guard let list = value as? [Any] else {
+    static func devices(_ value: JSONValue) -> Result<Set<Int>, ClientMessageError> {
+        guard case .array(let list) = value else {
             return .failure(ClientMessageError("subscribe.devices: expected a list of device numbers (the events' \"device\"), found \(kind(of: value))"))
         }
         if list.count > maximumListCount {
@@ -148,28 +147,23 @@ public enum ClientMessageParser {
         return .success(set)
     }
 
-    /// A whole JSON number; not a boolean (which Foundation also hands as a number), not 1.5.
-    static func integer(_ value: Any) -> Int? {
-        guard let number = value as? NSNumber, !isBoolean(value) else { return nil }
-        let type = String(cString: number.objCType)
-        guard type != "d", type != "f" else { return nil }
-        return value as? Int
-    }
-
-    static func isBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return false }
-        return String(cString: number.objCType) == "c"
+    /// A whole JSON number written without fraction or exponent (not 1.5, not 1e3).
+    static func integer(_ value: JSONValue) -> Int? {
+        guard case .integer(let n) = value else { return nil }
+        return Int(exactly: n)
     }
 
     /// What a value is, for a message: its JSON type, and the value when short.
-    static func kind(of value: Any) -> String {
-        if value is NSNull { return "null" }
-        if let s = value as? String { return "the string \(quoted(s))" }
-        if isBoolean(value), let n = value as? NSNumber { return n.boolValue ? "true" : "false" }
-        if let n = value as? NSNumber { return "the number \(n)" }
-        if value is [Any] { return "a list" }
-        if value is [String: Any] { return "an object" }
-        return "a value of an unknown kind"
+    static func kind(of value: JSONValue) -> String {
+        switch value {
+        case .null: return "null"
+        case .string(let s): return "the string \(quoted(s))"
+        case .bool(let b): return b ? "true" : "false"
+        case .integer(let n): return "the number \(n)"
+        case .number(let n): return "the number \(n)"
+        case .array: return "a list"
+        case .object: return "an object"
+        }
     }
 
     static func quoted(_ s: String) -> String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import TouchlineCore
+import TouchlineInput
 import TouchlineTrace
 
 struct Convert: ParsableCommand {

@@ -1,7 +1,6 @@
 // The daemon's configuration as a whole (graph, actions, devices) from its file, with each
 // `[[device]]`'s own graph file read here (the pure parser names it; this reads it, relative
 // to the configuration's directory, and its errors name that file's line).
-import Foundation
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
@@ -38,7 +37,7 @@ extension Daemon {
 /// Reads each `[[device]]`'s `graph` file (relative to the configuration `config`'s
 /// directory) into its `graphConfiguration` (the daemon and `replay --config`).
 func loadDeviceGraphs(_ devices: inout DeviceConfiguration, config path: String) throws {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = FilePath.directory(of: path)
     for i in devices.devices.indices {
         guard let graph = devices.devices[i].graph else { continue }
         let file = graph.hasPrefix("/") || directory.isEmpty ? graph : directory + "/" + graph

@@ -2,7 +2,6 @@
 // time), its gesture events published on the event socket and, with --stdout, on standard
 // output. The session, the sources and the socket are TouchlineLive's; this parses and wires.
 import ArgumentParser
-import Foundation
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
@@ -98,13 +97,13 @@ struct Daemon: ParsableCommand {
 
     func daemon() throws {
         // Before anything is opened: an unknown user leaves no socket behind.
-        let drop = try user.map(PrivilegeDrop.resolve)
+        let drop = try user.map { spec throws(CLIError) in try PrivilegeDrop.resolve(spec) }
         try drop?.checkPermitted()
         drop?.adjustEnvironment()
         let notifier = SystemdNotifier.fromEnvironment(warn: { warn($0) })
         let configuration = try config.map { try Daemon.loadConfiguration($0) } ?? DaemonConfiguration()
         var options = input.assemblerOptions
-        let path = socket ?? EventSocketServer.defaultPath(environment: ProcessInfo.processInfo.environment)
+        let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
             var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
@@ -150,7 +149,7 @@ struct Daemon: ParsableCommand {
         let probe = measure ? LatencyProbe() : nil
         sink.latencyProbe = probe
         session.latencyProbe = probe
-        defer { if let probe { FileHandle.standardError.write(Data((probe.summary + "\n").utf8)) } }
+        defer { if let probe { StandardError.write(probe.summary + "\n") } }
         Daemon.configure(&session, configuration, path: config, runner: sink.actions)
         session.clientTargets = server.clientTargets
         try session.start(&source)
@@ -159,12 +158,3 @@ struct Daemon: ParsableCommand {
         try session.run(&source)
     }
 }
-
-/// The sources the daemon can serve its socket from (the socket's descriptor in their loop).
-protocol DaemonSource: LiveSource {
-    mutating func watch(_ fd: Int32, onReadable: @escaping () throws -> Void) throws
-}
-
-extension EvdevLiveSource: DaemonSource {}
-extension TraceLiveSource: DaemonSource {}
-extension LibinputLiveSource: DaemonSource {}

@@ -2,9 +2,7 @@
 // events (replay, run, listen, daemon --stdout). JSON Lines stay the default and their bytes do
 // not change; text is for a person at a terminal (docs/events.md#text).
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#endif
+import TouchlineInput
 
 enum EventFormat: String, ExpressibleByArgument, CaseIterable {
     case json, text
@@ -35,7 +33,7 @@ struct FormatOptions: ParsableArguments {
         switch color {
         case .always: return true
         case .never: return false
-        case .auto: return isatty(1) == 1
+        case .auto: return Terminal.isTerminal(1)
         }
     }
 }

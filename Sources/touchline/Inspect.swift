@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,12 +3,10 @@
 // complete lines is written as it arrives, so SIGINT (which ends it, as it ends `cat`) loses
 // nothing already received.
 import ArgumentParser
-import Foundation
+import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
 import TouchlineLive
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Listen: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,7 +25,7 @@ struct Listen: ParsableCommand {
     /// packaged service's (packaging/touchline.service), then the daemon's root default.
     static func defaultSocket(environment: [String: String]) -> String {
         let candidates = [EventSocketServer.defaultPath(environment: environment), "/run/touchline/touchline.sock", "/run/touchline.sock"]
-        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
+        return candidates.first { FilePath.exists($0) } ?? candidates[0]
     }
 
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these gestures (names as in the events, e.g. tap pinch). Default: every gesture.", valueName: "gesture"))
@@ -40,11 +38,14 @@ struct Listen: ParsableCommand {
     }
 
     func listen() throws {
-        let path = socket ?? Listen.defaultSocket(environment: ProcessInfo.processInfo.environment)
-        let fd = try connectSocket(path)
-        defer { close(fd) }
-        let message = try JSONSerialization.data(withJSONObject: ["subscribe": subscribe], options: [.withoutEscapingSlashes])
-        try send(fd, Array(message) + [UInt8(ascii: "\n")], path: path)
+        let path = socket ?? Listen.defaultSocket(environment: Environment.all())
+        let client = try Listen.connect(path)
+        defer { client.close() }
+        do {
+            try client.send(Listen.subscription(subscribe))
+        } catch {
+            throw CLIError.io("\(path): cannot send the subscription: \(error.message)")
+        }
 
         var out = OutputStream(fd: 1)
         var text = TextEventWriter(color: format.colorsStandardOutput)
@@ -54,10 +55,11 @@ struct Listen: ParsableCommand {
         // --relative-time: the first event's time, in µs (listen sees events, not input).
         var origin: Int64?
         while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.io("\(path): cannot read: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try client.receive(into: &buffer)
+            } catch {
+                throw CLIError.io("\(path): cannot read: \(error.message)")
             }
             if n == 0 { break }
             pending.append(contentsOf: buffer[0..<n])
@@ -89,36 +91,27 @@ struct Listen: ParsableCommand {
 
     /// A connection to the daemon at `path`; no daemon there (no file, nothing listening) is an
     /// input that cannot be opened (66).
-    func connectSocket(_ path: String) throws -> Int32 {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path), !bytes.contains(0) else {
-            throw CLIError.usage("--socket: a socket path holds at most \(MemoryLayout.size(ofValue: address.sun_path) - 1) bytes, found \(bytes.count)")
+    static func connect(_ path: String) throws(CLIError) -> SocketConnection {
+        let length = path.utf8.count
+        guard length <= SocketConnection.maximumPathLength, !path.utf8.contains(0) else {
+            throw CLIError.usage("--socket: a socket path holds at most \(SocketConnection.maximumPathLength) bytes, found \(length)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw CLIError(message: "socket: \(String(cString: strerror(errno)))", exitCode: ExitStatus.internalError) }
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        do {
+            return try SocketConnection(path: path)
+        } catch {
+            throw CLIError.noInput("\(path): cannot connect: \(error.message); is `touchline daemon` running with this --socket?")
         }
-        if rc != 0 {
-            let reason = String(cString: strerror(errno))
-            close(fd)
-            throw CLIError.noInput("\(path): cannot connect: \(reason); is `touchline daemon` running with this --socket?")
-        }
-        return fd
     }
 
-    func send(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.io("\(path): cannot send the subscription: \(String(cString: strerror(errno)))")
-            }
-            offset += n
-        }
+    /// `{"subscribe":["tap"]}` and its newline, as the daemon reads it.
+    static func subscription(_ gestures: [String]) -> [UInt8] {
+        var w = JSONWriter()
+        w.beginObject()
+        w.beginArray("subscribe")
+        for gesture in gestures { w.element(gesture) }
+        w.endArray()
+        w.endObject()
+        w.newline()
+        return w.bytes
     }
 }

@@ -1,8 +1,7 @@
 // `touchline listen --format text`: the socket's JSON lines as the text rows `replay --format
 // text` prints. The members are read in their order (the kind's values follow the common keys
-// in the order the kind declares them, and JSONSerialization forgets order), each value kept as
+// in the order the kind declares them, which a dictionary would forget), each value kept as
 // the JSON writes it, strings unquoted, so both commands print the same rows.
-import Foundation
 import TouchlineCore
 import TouchlineGestures
 
@@ -58,8 +57,8 @@ enum ListenText {
             while i < bytes.count, bytes[i] != UInt8(ascii: "\"") { i += bytes[i] == UInt8(ascii: "\\") ? 2 : 1 }
             guard i < bytes.count else { return nil }
             i += 1
-            let literal = Data(bytes[start..<i])
-            return (try? JSONSerialization.jsonObject(with: literal, options: [.fragmentsAllowed])) as? String
+            guard case .string(let text)? = try? JSONReader.read(bytes[start..<i]) else { return nil }
+            return text
         }
         func scalar() -> String? {
             skipSpace()

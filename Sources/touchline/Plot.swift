@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
 import TouchlinePlot
 import TouchlineSettings
 import TouchlineTrace

@@ -1,15 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import TouchlineGestures
+import TouchlineInput
 import TouchlineSettings
 
 extension Replay {
-    /// Several files (or one with --output-dir), on `--jobs` threads; ReplayCorpus.swift keeps
-    /// standard output in file order.
+    /// Several files (or one with --output-dir), on `--jobs` threads; TouchlineInput's
+    /// CorpusOutput keeps standard output in file order.
     func replayCorpus(_ configuration: (GraphConfiguration, DeviceConfiguration)) throws {
-        if let outputDir { try checkOutputDirectory(outputDir) }
+        if let outputDir { try OutputDirectory.check(outputDir) }
         let workers = min(jobs ?? onlineCores(), files.count)
         // 32 files ahead per worker: with 4 per worker, one long file held the others back
         // (Bench/corpus on 2 idle cores: 1.66× the speed of one thread; 32: 1.75–1.79×). At
@@ -27,7 +25,7 @@ extension Replay {
                 do {
                     let output: OutputStream
                     if let directory = job.outputDir {
-                        descriptor = try job.createOutput(for: file, in: directory)
+                        descriptor = try OutputDirectory.create(job.outputPath(file, in: directory), inputs: job.files)
                         output = OutputStream(fd: descriptor, name: job.outputPath(file, in: directory))
                     } else {
                         turn = OutputTurn(index: index, corpus: corpus)
@@ -37,8 +35,8 @@ extension Replay {
                 } catch {
                     report = userReport(of: error) ?? ("internal error: \(error)", ExitStatus.internalError)
                 }
-                if descriptor >= 0 { close(descriptor) }
-                var finished = turn?.leftover ?? FinishedFile(spill: -1)
+                if descriptor >= 0 { OutputDirectory.close(descriptor) }
+                var finished = turn?.leftover ?? .nothingWaiting
                 finished.report = report
                 corpus.finish(index, finished)
             }
@@ -60,31 +58,5 @@ extension Replay {
 
     func outputPath(_ file: String, in directory: String) -> String {
         (directory.hasSuffix("/") ? directory : directory + "/") + outputName(file)
-    }
-
-    private func checkOutputDirectory(_ directory: String) throws {
-        var st = stat()
-        guard stat(directory, &st) == 0 else {
-            throw CLIError.output("\(directory): cannot write outputs here: \(String(cString: strerror(errno))) (--output-dir takes an existing folder)")
-        }
-        guard st.st_mode & S_IFMT == S_IFDIR else {
-            throw CLIError.output("\(directory): not a folder; --output-dir takes an existing folder")
-        }
-    }
-
-    /// Creates (or truncates) the file's output, refusing one that is any of the inputs.
-    func createOutput(for file: String, in directory: String) throws -> Int32 {
-        let path = outputPath(file, in: directory)
-        var st = stat()
-        if stat(path, &st) == 0 {
-            for input in files where sameFile(identity: (st.st_dev, st.st_ino), input) {
-                throw CLIError.usage("\(path): is the input \(input); the output would replace it")
-            }
-        }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard fd >= 0 else {
-            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
-        }
-        return fd
     }
 }

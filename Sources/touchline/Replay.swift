@@ -1,6 +1,7 @@
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
 import TouchlineSettings
 
 struct Replay: ParsableCommand {

@@ -3,6 +3,7 @@
 // with the `[[device]]` settings matched by its name, or not at all when a section ignores it.
 import TouchlineCore
 import TouchlineGestures
+import TouchlineInput
 import TouchlineSettings
 
 struct TraceDevices {

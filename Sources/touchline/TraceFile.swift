@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import ArgumentParser
 import TouchlineCore
+import TouchlineInput
 import TouchlineTrace
 
 /// A trace file opened for streaming: the reader, with the evemu description found and the
@@ -55,18 +52,4 @@ struct TraceFile {
     static func displayName(_ path: String) -> String {
         path == TraceReader.standardInputPath ? "<stdin>" : path
     }
-}
-
-/// A small file (a configuration) read whole, as raw bytes: the TOML reader checks the UTF-8
-/// itself and names the bad byte. Traces are streamed instead.
-func readSmallFile(_ path: String) throws -> [UInt8] {
-    var source = try FileByteSource(path: path)
-    var bytes: [UInt8] = []
-    while true {
-        let before = bytes.count
-        try bytes.append(addingCapacity: 64 * 1024) { (free: inout OutputSpan<UInt8>) throws in try source.read(into: &free) }
-        if bytes.count == before { break }
-        if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
-    }
-    return bytes
 }

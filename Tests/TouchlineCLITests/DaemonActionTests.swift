@@ -39,8 +39,7 @@ import Glibc
             argv = "echo $$ > '\(dir)/pid.tmp' && mv '\(dir)/pid.tmp' '\(dir)/pid' && exec sleep 60"
             """.write(toFile: config, atomically: true, encoding: .utf8)
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--config", config, "--source", "trace:" + recording, "--speed", "100", "--socket", dir + "/touchline.sock"],
+            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "100", "--socket", dir + "/touchline.sock"],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

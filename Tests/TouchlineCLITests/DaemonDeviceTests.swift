@@ -20,8 +20,7 @@ import Glibc
         let file = try dir.write("daemon.toml", config)
         let socketPath = dir.path + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + recording, "--speed", "10", "--start-delay", "1.5", "--socket", socketPath, "--config", file],
+            daemon: ["--source", "trace:" + recording, "--speed", "10", "--start-delay", "1.5", "--socket", socketPath, "--config", file],
             outputIn: URL(fileURLWithPath: dir.path))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

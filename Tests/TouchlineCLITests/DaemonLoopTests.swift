@@ -23,8 +23,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + recording, "--loop", "3", "--speed", "20", "--start-delay", "0.5",
+            daemon: ["--source", "trace:" + recording, "--loop", "3", "--speed", "20", "--start-delay", "0.5",
              "--measure", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false

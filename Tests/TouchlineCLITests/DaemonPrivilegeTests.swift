@@ -6,52 +6,6 @@ import Testing
 import Glibc
 #endif
 
-/// systemd's side of NOTIFY_SOCKET: a datagram socket bound at a path or an abstract name.
-final class NotifyListener {
-    let fd: Int32
-    /// What NOTIFY_SOCKET says.
-    let name: String
-
-    init(name: String) throws {
-        self.name = name
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(fd >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(name.utf8)
-        let abstract = bytes.first == UInt8(ascii: "@")
-        if abstract { bytes[0] = 0 }
-        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (abstract ? 0 : 1))
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        try #require(rc == 0, "bind \(name): \(String(cString: strerror(errno)))")
-        // The daemon may have dropped to nobody by the time it sends.
-        if !abstract { chmod(name, 0o777) }
-    }
-    deinit { close(fd) }
-
-    /// The next datagram, waiting up to `timeout` s.
-    func message(timeout: Double = 10) throws -> String {
-        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        try #require(poll(&ready, 1, Int32(timeout * 1000)) == 1, "no notification within \(timeout) s")
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        try #require(n > 0)
-        return String(decoding: buffer[0..<n], as: UTF8.self)
-    }
-
-    /// Messages until one with `line` among its lines (which it returns), up to `timeout` s.
-    func message(containing line: String, timeout: Double = 10) throws -> String {
-        while true {
-            let message = try message(timeout: timeout)
-            if message.split(separator: "\n").contains(Substring(line)) { return message }
-        }
-    }
-}
-
 /// A short directory under /tmp (sun_path holds 108 bytes), removed at the end.
 func socketDirectory() throws -> String {
     let dir = "/tmp/touchline-priv-" + UUID().uuidString.prefix(8)
@@ -153,8 +107,7 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
         // Root may give any group; anyone else one of their own.
         let group: gid_t = geteuid() == 0 ? 65534 : getegid()
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--socket-group", String(group), "--source", "trace:" + Self.tap, "--socket", socketPath],
+            daemon: ["--socket-group", String(group), "--source", "trace:" + Self.tap, "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
@@ -195,7 +148,7 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
         #expect(ready.hasPrefix("READY=1\n"), "first notification: \(ready)")
         #expect(ready.contains("STATUS=") && ready.contains(socketPath))
         // READY means serving: the socket accepts at once, without a retry.
-        _ = try DaemonClient(path: socketPath, timeout: 0)
+        _ = try DaemonClient(path: socketPath)
 
         kill(daemon.pid, SIGHUP)
         let reloading = try notify.message(containing: "RELOADING=1")

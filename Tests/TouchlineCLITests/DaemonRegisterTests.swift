@@ -20,8 +20,7 @@ final class TapDaemon {
         socket = dir + "/touchline.sock"
         let recording = Paths.recordings.appendingPathComponent("tap.yml").path
         process = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + recording, "--start-delay", String(startDelay), "--socket", socket],
+            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--socket", socket],
             outputIn: URL(fileURLWithPath: dir))
     }
 

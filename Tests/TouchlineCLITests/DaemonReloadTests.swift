@@ -54,8 +54,7 @@ func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         let config = try dir.write("graph.toml", first)
         let socketPath = dir.path + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath, "--config", config],
+            daemon: ["--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath, "--config", config],
             outputIn: URL(fileURLWithPath: dir.path))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
@@ -65,7 +64,10 @@ func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         #expect(try client.line()?.hasPrefix("{\"ok\"") == true)
         _ = try dir.write("graph.toml", next)
         kill(daemon.pid, SIGHUP)
-        #expect(eventually { daemon.output.contains(until) }, "daemon: \(daemon.output)")
+        // READY=1 after RELOADING=1: the reload is done, and its line written before it.
+        _ = try daemon.notify?.message(containing: "RELOADING=1")
+        _ = try daemon.notify?.message(containing: "READY=1")
+        #expect(daemon.output.contains(until), "daemon: \(daemon.output)")
         var received: [String] = []
         while received.count < count, let line = try client.line() { received.append(line) }
 
@@ -130,8 +132,7 @@ func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
         defer { dir.remove() }
         let socketPath = dir.path + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath],
+            daemon: ["--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir.path))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -36,8 +36,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + Self.recording, "--speed", "50", "--start-delay", "1", "--socket", socketPath],
+            daemon: ["--source", "trace:" + Self.recording, "--speed", "50", "--start-delay", "1", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
@@ -82,8 +81,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + Self.recording, "--loop", "4", "--speed", "200", "--start-delay", "1", "--socket", socketPath],
+            daemon: ["--source", "trace:" + Self.recording, "--loop", "4", "--speed", "200", "--start-delay", "1", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -12,29 +12,25 @@ final class DaemonClient {
     let fd: Int32
     var pending: [UInt8] = []
 
-    /// Connects to `path`, retrying while the daemon is not listening yet, for up to `timeout` s.
-    init(path: String, timeout: Double = 10) throws {
-        let limit = Date().addingTimeInterval(timeout)
-        while true {
-            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            try #require(fd >= 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            let bytes = Array(path.utf8)
-            try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-            let rc = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            if rc == 0 {
-                self.fd = fd
-                return
-            }
-            close(fd)
-            try #require(Date() < limit, "the daemon did not listen on \(path) within \(timeout) s")
-            // Not listening yet: poll again shortly (the daemon is starting).
-            usleep(10_000)
+    /// Connects to `path` once: the daemon was started with `CleanProcess(daemon:)`, which
+    /// returns only once it said READY=1, so its socket listens.
+    init(path: String) throws {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
+        if rc != 0 {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            try #require(rc == 0, "the daemon does not listen on \(path): \(reason)")
+        }
+        self.fd = fd
     }
     deinit { close(fd) }
 
@@ -92,8 +88,7 @@ final class DaemonClient {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "0.5", "--socket", socketPath],
+            daemon: ["--source", "trace:" + recording, "--speed", "100", "--start-delay", "0.5", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -38,8 +38,7 @@ import Glibc
 
         let socketPath = dir.path + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--stdout", "--source", "trace:" + path, "--speed", "20", "--start-delay", "0.5", "--socket", socketPath],
+            daemon: ["--stdout", "--source", "trace:" + path, "--speed", "20", "--start-delay", "0.5", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir.path))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -91,9 +91,27 @@ struct CleanProcess {
     let pid: pid_t
     /// Where standard output and standard error both went.
     let outputPath: String
+    /// A daemon's NOTIFY_SOCKET (`init(daemon:)`): what it tells systemd, the test hears.
+    private(set) var notify: NotifyListener?
 
-    /// Standard input is /dev/null; standard output and error go to a new file in `dir`.
-    init(_ executable: String, _ arguments: [String], outputIn dir: URL) throws {
+    /// `touchline daemon ARGUMENTS`, returned once it serves: it says READY=1 on a NOTIFY_SOCKET
+    /// the test binds in `dir` (as it tells systemd), after its socket listens. No test polls
+    /// for the socket to appear.
+    init(daemon arguments: [String], outputIn dir: URL) throws {
+        let notify = try NotifyListener(name: dir.path + "/notify-" + UUID().uuidString.prefix(8))
+        try self.init(Paths.binary.path, ["daemon"] + arguments, outputIn: dir, environment: ["NOTIFY_SOCKET=" + notify.name])
+        self.notify = notify
+        do {
+            _ = try notify.message(containing: "READY=1")
+        } catch {
+            Issue.record("the daemon did not say READY=1: \(output)")
+            throw error
+        }
+    }
+
+    /// Standard input is /dev/null; standard output and error go to a new file in `dir`;
+    /// `environment` ("NAME=value") is added to the test's own.
+    init(_ executable: String, _ arguments: [String], outputIn dir: URL, environment: [String] = []) throws {
         outputPath = dir.appendingPathComponent("output-\(UUID().uuidString).txt").path
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -113,7 +131,11 @@ struct CleanProcess {
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid = pid_t()
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let names = Set(environment.compactMap { $0.split(separator: "=", maxSplits: 1).first.map(String.init) })
+        let inherited = ProcessInfo.processInfo.environment.filter { !names.contains($0.key) }.map { "\($0.key)=\($0.value)" }
+        let envp: [UnsafeMutablePointer<CChar>?] = (inherited + environment).map { strdup($0) } + [nil]
+        defer { for entry in envp { free(entry) } }
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
         self.pid = pid
     }
@@ -134,4 +156,50 @@ struct CleanProcess {
     }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+}
+
+/// systemd's side of NOTIFY_SOCKET: a datagram socket bound at a path or an abstract name.
+final class NotifyListener {
+    let fd: Int32
+    /// What NOTIFY_SOCKET says.
+    let name: String
+
+    init(name: String) throws {
+        self.name = name
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var bytes = Array(name.utf8)
+        let abstract = bytes.first == UInt8(ascii: "@")
+        if abstract { bytes[0] = 0 }
+        try #require(bytes.count < MemoryLayout.size(ofValue: address.sun_path))
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (abstract ? 0 : 1))
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        try #require(rc == 0, "bind \(name): \(String(cString: strerror(errno)))")
+        // The daemon may have dropped to nobody by the time it sends.
+        if !abstract { chmod(name, 0o777) }
+    }
+    deinit { close(fd) }
+
+    /// The next datagram, waiting up to `timeout` s.
+    func message(timeout: Double = 10) throws -> String {
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        try #require(poll(&ready, 1, Int32(timeout * 1000)) == 1, "no notification within \(timeout) s")
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        try #require(n > 0)
+        return String(decoding: buffer[0..<n], as: UTF8.self)
+    }
+
+    /// Messages until one with `line` among its lines (which it returns), up to `timeout` s.
+    func message(containing line: String, timeout: Double = 10) throws -> String {
+        while true {
+            let message = try message(timeout: timeout)
+            if message.split(separator: "\n").contains(Substring(line)) { return message }
+        }
+    }
 }

@@ -93,8 +93,7 @@ import Glibc
         defer { dir.remove() }
         let socketPath = dir.path + "/touchline.sock"
         let daemon = try CleanProcess(
-            Paths.binary.path,
-            ["daemon", "--stdout", "--format", "text", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath],
+            daemon: ["--stdout", "--format", "text", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "1.5", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir.path))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -3,13 +3,11 @@
 // it, and as root would replace /dev/full with a file), or `-` (standard output). It is never one
 // of the command's own inputs, compared by device and inode so that a symlink or a hard link to
 // an input is caught as well as its own name.
-#if canImport(Glibc)
 import Glibc
-#endif
 import TouchlineTrace
 
 /// A file written through write(2), for the pure trace writers.
-struct FileByteSink: ByteSink {
+public struct FileByteSink: ByteSink {
     /// How the bytes reach the output.
     private enum Mode {
         /// A temporary beside the output, renamed over it by `commit`.
@@ -41,11 +39,11 @@ struct FileByteSink: ByteSink {
     }
 
     /// The output as the user named it (for messages).
-    let path: String
+    public let path: String
     private let state: State
 
     /// Opens `path` for writing after checking that it is none of `inputs`.
-    init(path: String, inputs: [String]) throws(CLIError) {
+    public init(path: String, inputs: [String]) throws(CLIError) {
         self.path = path
         if path == "-" {
             var st = stat()
@@ -89,7 +87,7 @@ struct FileByteSink: ByteSink {
         }
     }
 
-    mutating func write(_ bytes: [UInt8]) throws {
+    public mutating func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
@@ -109,7 +107,7 @@ struct FileByteSink: ByteSink {
 
     /// Makes the output complete: the temporary replaces the output (after an fsync, so that a
     /// crash cannot leave an empty file where a good one was).
-    func commit() throws(CLIError) {
+    public func commit() throws(CLIError) {
         guard !state.finished else { return }
         guard case .replace(let temporary, let target) = state.mode else {
             state.finished = true
@@ -132,7 +130,7 @@ struct FileByteSink: ByteSink {
     /// After a bad input line: what was written is kept as `keptPath` when that is a regular
     /// file or absent (never over a FIFO, a device or an input), otherwise dropped. Returns nil
     /// when it was kept, otherwise why not.
-    func keep(as keptPath: String, inputs: [String]) -> String? {
+    public func keep(as keptPath: String, inputs: [String]) -> String? {
         guard !state.finished, case .replace(let temporary, _) = state.mode else { return "the output is written in place" }
         var st = stat()
         if lstat(keptPath, &st) == 0 {
@@ -150,7 +148,7 @@ struct FileByteSink: ByteSink {
     }
 
     /// Whether the bytes go to the output directly (a FIFO, a device, standard output).
-    var writesInPlace: Bool {
+    public var writesInPlace: Bool {
         if case .inPlace = state.mode { return true }
         return false
     }
@@ -228,87 +226,34 @@ func sameFile(identity: (dev_t, ino_t), _ path: String) -> Bool {
     return st.st_dev == identity.0 && st.st_ino == identity.1
 }
 
-/// The one temporary in flight, kept where a signal handler can reach it: SIGINT, SIGTERM,
-/// SIGHUP or SIGQUIT while a temporary exists removes it, then ends the process by the same
-/// signal (so the caller still sees "killed by SIGINT"). SIGXFSZ is ignored instead: past a
-/// file-size limit (`ulimit -f`) write(2) then fails with EFBIG, and the error path removes
-/// the temporary and says why. The path lives in a static C buffer because a handler
-/// may call only async-signal-safe functions: unlink(2) of a buffer, no allocation, no locks.
-enum TemporaryCleanup {
-    private static let capacity = Int(PATH_MAX) + 1
-    /// Allocated once, before any handler is installed; the handler reads it, the main thread
-    /// writes it with the signals blocked, so they never race.
-    nonisolated(unsafe) private static let path: UnsafeMutablePointer<CChar> = {
-        let p = UnsafeMutablePointer<CChar>.allocate(capacity: capacity)
-        p.initialize(repeating: 0, count: capacity)
-        return p
-    }()
-    nonisolated(unsafe) private static var installed = false
-    /// SIGQUIT too: its default action would end the process (the Swift runtime's backtracer,
-    /// if enabled, catches it first) and leave the temporary behind.
-    private static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-    private static let handler: @convention(c) (Int32) -> Void = { signo in
-        if TemporaryCleanup.path[0] != 0 { unlink(TemporaryCleanup.path) }
-        signal(signo, SIG_DFL)
-        raise(signo)
+/// The files `replay --output-dir` writes, one per input.
+public enum OutputDirectory {
+    /// Refuses a folder that is missing or not a folder, before any file is replayed.
+    public static func check(_ directory: String) throws(CLIError) {
+        var st = stat()
+        guard stat(directory, &st) == 0 else {
+            throw CLIError.output("\(directory): cannot write outputs here: \(String(cString: strerror(errno))) (--output-dir takes an existing folder)")
+        }
+        guard st.st_mode & S_IFMT == S_IFDIR else {
+            throw CLIError.output("\(directory): not a folder; --output-dir takes an existing folder")
+        }
     }
 
-    /// Runs `body` with the signals held back, so the buffer and the file agree whenever
-    /// a handler could run.
-    static func withSignalsBlocked<T>(_ body: () -> T) -> T {
-        var set = sigset_t(), old = sigset_t()
-        sigemptyset(&set)
-        for s in signals { sigaddset(&set, s) }
-        pthread_sigmask(SIG_BLOCK, &set, &old)
-        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        return body()
-    }
-
-    /// Installs the handlers once, leaving alone a signal the user set to be ignored (nohup).
-    /// With `unblock`, also unblocks the signals, which a parent may have left blocked
-    /// (a blocked mask is inherited across exec): a command that handles them itself through
-    /// a signalfd (record, run) must not ask for that.
-    static func install(unblock: Bool) {
-        if !installed {
-            installed = true
-            // Allocates the buffer before any handler can read it.
-            path[0] = 0
-            for s in signals {
-                // SIG_IGN is the handler value 1 (signal.h); a C function pointer has no `==`.
-                let previous = signal(s, handler)
-                if let previous, unsafeBitCast(previous, to: Int.self) == 1 { signal(s, previous) }
+    /// Creates (or truncates) `path`, refusing one that is any of `inputs`.
+    public static func create(_ path: String, inputs: [String]) throws(CLIError) -> Int32 {
+        var st = stat()
+        if stat(path, &st) == 0 {
+            for input in inputs where sameFile(identity: (st.st_dev, st.st_ino), input) {
+                throw CLIError.usage("\(path): is the input \(input); the output would replace it")
             }
-            signal(SIGXFSZ, SIG_IGN)
         }
-        if unblock {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for s in signals { sigaddset(&set, s) }
-            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard fd >= 0 else {
+            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
         }
+        return fd
     }
 
-    /// Records the temporary (signals blocked by the caller, handlers installed).
-    static func register(_ temporary: String) {
-        let bytes = Array(temporary.utf8)
-        // A path too long for the buffer is not registered: it is still removed on every error
-        // path, only not on a signal.
-        guard bytes.count < capacity else { return }
-        for (i, b) in bytes.enumerated() { path[i] = CChar(bitPattern: b) }
-        path[bytes.count] = 0
-    }
-
-    /// The temporary is gone (renamed or removed): a signal now removes nothing.
-    static func forget(_ temporary: String) {
-        if String(cString: path) == temporary { path[0] = 0 }
-    }
-
-    /// Removes the temporary and forgets it.
-    static func remove(_ temporary: String) {
-        withSignalsBlocked {
-            unlink(temporary)
-            forget(temporary)
-        }
-    }
+    public static func close(_ fd: Int32) { _ = Glibc.close(fd) }
 }

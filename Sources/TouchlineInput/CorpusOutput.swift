@@ -7,24 +7,23 @@
 // min(32 × jobs, 256) files ahead of the one whose turn it is (a semaphore of that many
 // permits, one per file taken and not yet out), so memory stays under that many MiB and open
 // temporaries under that many, whatever the corpus. Errors are reported in file order too, after the file's output.
-#if canImport(Glibc)
 import Glibc
-#endif
 import Synchronization
 
 /// What a finished file leaves for its turn: its output kept in memory, or its temporary (-1:
 /// none; it wrote standard output directly, or its own file under --output-dir), and its error's
 /// line and status.
-struct FinishedFile: Sendable {
+public struct FinishedFile: Sendable {
     var pending: [UInt8] = []
     var spill: Int32
-    var report: (message: String, status: Int32)?
+    public var report: (message: String, status: Int32)?
+
+    /// A file that left nothing waiting (it wrote its own output, or failed before any).
+    public static let nothingWaiting = FinishedFile(spill: -1)
 }
 
-/// The order of the files' outputs on standard output.
-// Unchecked: `permits` is a POSIX semaphore, made for sharing between threads, allocated once
-// and destroyed when the last worker has gone (the class outlives the threads that share it).
-final class CorpusOutput: @unchecked Sendable {
+/// The order of the files' outputs on standard output (or `output`, a pipe in the tests).
+public final class CorpusOutput: Sendable {
     private struct State {
         /// The first file whose output is not all out: the one file allowed to write stdout.
         var head = 0
@@ -35,38 +34,52 @@ final class CorpusOutput: @unchecked Sendable {
     }
 
     private let state: Mutex<State>
-    private let permits: UnsafeMutablePointer<sem_t>
-    let count: Int
+    private let permits: CountingSemaphore
+    public let count: Int
+    /// Where the outputs go in file order: standard output but in the tests.
+    let output: Int32
+    /// How much of a later file's output waits in memory before it goes to a temporary.
+    /// TOUCHLINE_REPLAY_MEMORY (bytes) lowers it, so that the CLI tests take the temporaries'
+    /// path with the shared recordings' small outputs (CorpusReplayTests).
+    let memoryLimit: Int
+    /// Where the temporaries go: $TMPDIR, or /tmp.
+    let temporaryDirectory: String
+
+    public static var defaultMemoryLimit: Int {
+        getenv("TOUCHLINE_REPLAY_MEMORY").flatMap { Int(String(cString: $0)) }.map { max(0, $0) } ?? 1 << 20
+    }
+
+    public static var defaultTemporaryDirectory: String {
+        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
 
     /// `window`: how many files may be taken and not yet out (at least the number of workers,
     /// or some would wait with nothing to do).
-    init(files: Int, window: Int) {
+    public init(files: Int, window: Int, output: Int32 = 1, memoryLimit: Int = CorpusOutput.defaultMemoryLimit,
+                temporaryDirectory: String = CorpusOutput.defaultTemporaryDirectory) {
         count = files
         state = Mutex(State(finished: Array(repeating: nil, count: files)))
-        permits = .allocate(capacity: 1)
-        sem_init(permits, 0, UInt32(clamping: max(1, window)))
-    }
-
-    deinit {
-        sem_destroy(permits)
-        permits.deallocate()
+        permits = CountingSemaphore(max(1, window))
+        self.output = output
+        self.memoryLimit = memoryLimit
+        self.temporaryDirectory = temporaryDirectory
     }
 
     /// The next file for a worker, or nil when every file has been taken. Waits while `window`
     /// files are taken and not out: files are taken in order, so the one whose turn it is is
     /// among them, its worker is not waiting here, and its end frees a permit.
-    func nextFile() -> Int? {
-        while sem_wait(permits) != 0 && errno == EINTR {}
+    public func nextFile() -> Int? {
+        permits.wait()
         let index: Int? = state.withLock { state in
             guard state.next < count else { return nil }
             defer { state.next += 1 }
             return state.next
         }
-        if index == nil { sem_post(permits) }
+        if index == nil { permits.signal() }
         return index
     }
 
-    var status: Int32 { state.withLock { $0.status } }
+    public var status: Int32 { state.withLock { $0.status } }
 
     func isHead(_ index: Int) -> Bool { state.withLock { $0.head == index } }
 
@@ -74,7 +87,7 @@ final class CorpusOutput: @unchecked Sendable {
     /// file after it, then hands the turn to the first unfinished one. Copies run outside the
     /// lock (no other file writes stdout meanwhile: the head has not moved), so other workers'
     /// flushes do not wait on them.
-    func finish(_ index: Int, _ file: FinishedFile) {
+    public func finish(_ index: Int, _ file: FinishedFile) {
         let isHead = state.withLock { state in
             state.finished[index] = file
             return state.head == index
@@ -88,19 +101,19 @@ final class CorpusOutput: @unchecked Sendable {
             }
             if let entry {
                 if !entry.pending.isEmpty {
-                    var out = OutputStream(fd: 1)
+                    var out = OutputStream(fd: output)
                     out.buffer = entry.pending
                     out.flush()
                 }
                 if entry.spill >= 0 {
-                    copyToStandardOutput(entry.spill)
+                    copy(entry.spill, to: output)
                     close(entry.spill)
                 }
                 if let report = entry.report {
-                    warn(report.message)
+                    StandardError.warn(report.message)
                     state.withLock { state in if state.status == 0 { state.status = report.status } }
                 }
-                sem_post(permits)
+                permits.signal()
             }
             current += 1
             let more = state.withLock { state in
@@ -114,20 +127,16 @@ final class CorpusOutput: @unchecked Sendable {
 }
 
 /// One file's place in the order, asked at each flush where its bytes go.
-final class OutputTurn: @unchecked Sendable {
+public final class OutputTurn: @unchecked Sendable {
     // Only the worker replaying the file touches `pending`, `spill` and `direct` (and reads
     // them for `finish`, on the same thread, after its last flush): no lock needed.
     let index: Int
     let corpus: CorpusOutput
-    /// How much of a later file's output waits in memory before it goes to a temporary.
-    /// TOUCHLINE_REPLAY_MEMORY (bytes) lowers it, so that the tests take the temporaries'
-    /// path with the shared recordings' small outputs (CorpusReplayTests).
-    static let memoryLimit: Int = getenv("TOUCHLINE_REPLAY_MEMORY").flatMap { Int(String(cString: $0)) }.map { max(0, $0) } ?? 1 << 20
     private(set) var pending: [UInt8] = []
     private(set) var spill: Int32 = -1
     private(set) var direct = false
 
-    init(index: Int, corpus: CorpusOutput) {
+    public init(index: Int, corpus: CorpusOutput) {
         self.index = index
         self.corpus = corpus
     }
@@ -136,29 +145,29 @@ final class OutputTurn: @unchecked Sendable {
     /// first), its temporary past the memory limit; nil when it was kept in memory (and
     /// `buffer` emptied).
     func route(_ buffer: inout [UInt8]) -> Int32? {
-        if direct { return 1 }
+        if direct { return corpus.output }
         if corpus.isHead(index) {
             if !pending.isEmpty {
-                var out = OutputStream(fd: 1)
+                var out = OutputStream(fd: corpus.output)
                 swap(&out.buffer, &pending)
                 out.flush()
                 pending = []
             }
             if spill >= 0 {
-                copyToStandardOutput(spill)
+                copy(spill, to: corpus.output)
                 close(spill)
                 spill = -1
             }
             direct = true
-            return 1
+            return corpus.output
         }
-        if spill < 0 && pending.count + buffer.count <= Self.memoryLimit {
+        if spill < 0 && pending.count + buffer.count <= corpus.memoryLimit {
             pending.append(contentsOf: buffer)
             buffer.removeAll(keepingCapacity: true)
             return nil
         }
         if spill < 0 {
-            spill = makeSpill()
+            spill = makeSpill(in: corpus.temporaryDirectory)
             // What waited in memory goes first, so the temporary holds the output in order.
             var out = OutputStream(fd: spill, name: "a temporary file (replay --jobs)")
             swap(&out.buffer, &pending)
@@ -169,16 +178,15 @@ final class OutputTurn: @unchecked Sendable {
     }
 
     /// What `finish` needs, if the turn never came while the file was replayed.
-    var leftover: FinishedFile { direct ? FinishedFile(spill: -1) : FinishedFile(pending: pending, spill: spill) }
+    public var leftover: FinishedFile { direct ? FinishedFile(spill: -1) : FinishedFile(pending: pending, spill: spill) }
 }
 
 /// An unlinked temporary in $TMPDIR (or /tmp): nothing is left behind whatever ends the program.
-private func makeSpill() -> Int32 {
-    let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+private func makeSpill(in directory: String) -> Int32 {
     var template = Array((directory + "/touchline-replay-XXXXXX").utf8CString)
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else {
-        warn("\(directory): cannot create a temporary file for replay --jobs: \(String(cString: strerror(errno))) (set TMPDIR, or use --jobs 1)")
+        StandardError.warn("\(directory): cannot create a temporary file for replay --jobs: \(String(cString: strerror(errno))) (set TMPDIR, or use --jobs 1)")
         exit(ExitStatus.cannotCreate)
     }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
@@ -186,17 +194,18 @@ private func makeSpill() -> Int32 {
     return fd
 }
 
-/// Copies a temporary from its start to fd 1. A failed write ends the program as OutputStream's
-/// does (EPIPE quietly, anything else with 74); a failed read of our own temporary is an I/O error.
-private func copyToStandardOutput(_ fd: Int32) {
-    var out = OutputStream(fd: 1)
+/// Copies a temporary from its start to `output`. A failed write ends the program as
+/// OutputStream's does (EPIPE quietly, anything else with 74); a failed read of our own
+/// temporary is an I/O error.
+private func copy(_ fd: Int32, to output: Int32) {
+    var out = OutputStream(fd: output)
     var chunk = [UInt8](repeating: 0, count: out.limit)
     var offset: off_t = 0
     while true {
         let n = chunk.withUnsafeMutableBytes { raw in pread(fd, raw.baseAddress!, raw.count, offset) }
         if n < 0 && errno == EINTR { continue }
         guard n >= 0 else {
-            warn("a temporary file (replay --jobs): cannot read: \(String(cString: strerror(errno)))")
+            StandardError.warn("a temporary file (replay --jobs): cannot read: \(String(cString: strerror(errno)))")
             exit(ExitStatus.ioError)
         }
         if n == 0 { break }
@@ -206,31 +215,3 @@ private func copyToStandardOutput(_ fd: Int32) {
     out.flush()
 }
 
-/// Runs `body(worker)` on `count` threads and waits for all of them.
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    final class Work: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    var threads: [pthread_t] = []
-    for worker in 0..<count {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Work { body(worker) }).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<Work>.fromOpaque(context!).takeRetainedValue().body()
-            return nil
-        }, context)
-        if result != 0 {
-            // No thread: this one does the work (the files are shared, so nothing is lost).
-            Unmanaged<Work>.fromOpaque(context).takeRetainedValue().body()
-            continue
-        }
-        threads.append(thread)
-    }
-    for thread in threads { pthread_join(thread, nil) }
-}
-
-/// The number of cores online, the default of --jobs.
-func onlineCores() -> Int {
-    max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-}

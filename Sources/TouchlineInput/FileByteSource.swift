@@ -1,19 +1,16 @@
-#if canImport(Glibc)
+// Files for the pure trace and configuration readers, read through read(2).
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TouchlineTrace
 
 /// A trace file read in chunks through read(2), for the pure trace readers. The descriptor
 /// closes when the last copy of the source goes away (standard input's never does).
-struct FileByteSource: ByteSource {
+public struct FileByteSource: ByteSource {
     /// A failed open or read: the path, the errno and its text.
-    struct Error: Swift.Error, CustomStringConvertible {
-        var path: String
-        var operation: String
-        var errno: Int32
-        var description: String { "\(path): cannot \(operation): \(String(cString: strerror(errno)))" }
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var path: String
+        public var operation: String
+        public var errno: Int32
+        public var description: String { "\(path): cannot \(operation): \(String(cString: strerror(errno)))" }
     }
 
     private final class Descriptor {
@@ -28,10 +25,10 @@ struct FileByteSource: ByteSource {
         deinit { if ownsDescriptor { close(fd) } }
     }
 
-    let path: String
+    public let path: String
     private let descriptor: Descriptor
 
-    init(path: String) throws(Error) {
+    public init(path: String) throws(Error) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Error(path: path, operation: "open", errno: errno) }
         // open(2) accepts a directory for reading; read(2) would then fail as if the disk had.
@@ -50,22 +47,18 @@ struct FileByteSource: ByteSource {
     }
 
     /// Standard input (the trace path `-`, or `--desc -`), read as any file but never closed.
-    static func standardInput() -> FileByteSource {
+    public static func standardInput() -> FileByteSource {
         FileByteSource(path: "<stdin>", descriptor: Descriptor(0, ownsDescriptor: false))
     }
 
-    mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
+    public mutating func read(into buffer: inout OutputSpan<UInt8>) throws {
         guard buffer.freeCapacity > 0 else { return }
         let fd = descriptor.fd
         let failure: Int32? = buffer.withUnsafeMutableBufferPointer { memory, initialized in
             // read(2) writes at most freeCapacity bytes, into the free part after `initialized`.
             let free = UnsafeMutableBufferPointer(rebasing: memory[initialized...])
             while true {
-                #if canImport(Glibc)
                 let n = Glibc.read(fd, free.baseAddress, free.count)
-                #else
-                let n = Darwin.read(fd, free.baseAddress, free.count)
-                #endif
                 if n >= 0 {
                     initialized += min(n, free.count)
                     return nil
@@ -80,21 +73,35 @@ struct FileByteSource: ByteSource {
     /// devices is then read in place); a pipe, FIFO or terminal cannot. Nor can standard input,
     /// even redirected from a file: "opening `-` again" gives the same descriptor and offset
     /// to every reader, so it is held in memory as a pipe is.
-    var isRereadable: Bool {
+    public var isRereadable: Bool {
         guard descriptor.ownsDescriptor else { return false }
         var st = stat()
         return fstat(descriptor.fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
 
-    mutating func seek(to offset: Int) throws {
+    public mutating func seek(to offset: Int) throws {
         guard lseek(descriptor.fd, off_t(offset), SEEK_SET) == off_t(offset) else {
             throw Error(path: path, operation: "seek", errno: errno)
         }
     }
 
     /// Whether a regular file exists at `path` (for finding a `.desc` beside an `.events`).
-    static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
     }
+}
+
+/// A small file (a configuration) read whole, as raw bytes: the TOML reader checks the UTF-8
+/// itself and names the bad byte. Traces are streamed instead.
+public func readSmallFile(_ path: String) throws -> [UInt8] {
+    var source = try FileByteSource(path: path)
+    var bytes: [UInt8] = []
+    while true {
+        let before = bytes.count
+        try bytes.append(addingCapacity: 64 * 1024) { (free: inout OutputSpan<UInt8>) throws in try source.read(into: &free) }
+        if bytes.count == before { break }
+        if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
+    }
+    return bytes
 }

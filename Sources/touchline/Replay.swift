@@ -113,9 +113,12 @@ struct Replay: ParsableCommand {
         } : { event in out.writeLine(event) }
         var failure: Error?
         var progress = showsProgress ? ProgressLine.forStandardError(file: trace.displayName) : nil
+        // Read once: this runs per event, and the pipeline's own flag is reloaded after every
+        // `feed` (the pipeline changes in the loop).
+        let relative = format.relativeTime
         do {
             while let (index, read) = try trace.next() {
-                let event = replay.timed(read)
+                let event = relative ? replay.timed(read) : read
                 progress?.count(time: event.time)
                 if !replay.isStarted(index) {
                     if devices.ignored.contains(index) { continue }

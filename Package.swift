@@ -91,6 +91,7 @@ let package = Package(
             name: "TouchlineLiveTests",
             dependencies: [
                 "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlineInput", "TouchlineLive", "TouchlineTesting",
+                "TouchlineTrace",
             ]
         ),
     ],

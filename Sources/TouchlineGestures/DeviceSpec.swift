@@ -2,7 +2,7 @@ import TouchlineCore
 
 // One device's settings (docs/live.md#devices): which touchscreen gets which rotation,
 // calibration, size and graph, and which is left alone. A value the graph's drivers consume
-// (TraceReplay, the live session); TouchlineSettings reads `[[device]]` sections into it.
+// (GesturePipeline: replay, the live session); TouchlineSettings reads `[[device]]` sections into it.
 
 /// How a device's frames are turned before the graph sees them (DeviceTransform).
 public enum Rotation: Int, Hashable, Sendable, CaseIterable {

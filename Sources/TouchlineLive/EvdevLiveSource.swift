@@ -113,12 +113,19 @@ public struct EvdevLiveSource: LiveSource {
         }
         if let failure { throw failure }
         if status == .gone {
-            if device.droppedCount > 0 {
-                try deliver(.notice("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced"))
-            }
+            if let notice = Self.dropNotice(device) { try deliver(.notice(notice)) }
             loop.unwatch(device.fileDescriptor)
             open[token] = nil
             try deliver(.removed(device: id, at: clock.now()))
         }
+    }
+
+    /// What the devices still open lost to the kernel's buffer (a removed device's count came
+    /// with its removal): said once the reading is over (`record`'s end).
+    public var dropNotices: [String] { open.keys.sorted().compactMap { Self.dropNotice(open[$0]!) } }
+
+    static func dropNotice(_ device: EvdevDevice) -> String? {
+        guard device.droppedCount > 0 else { return nil }
+        return "\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced"
     }
 }

@@ -36,9 +36,9 @@ extension LiveSession {
         guard output == .gestures, let clientTargets else { return }
         let generation = clientTargets.generation
         // Called on every wake: nothing to do is found without allocating.
-        guard drivers.keys.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
-        for index in drivers.keys.sorted() where (clientGenerations[index] ?? 0) != generation {
-            guard let driver = drivers[index], driver.graph.isIdle, let setup = setups[index] else { continue }
+        guard pipeline.startedDevices.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
+        for index in pipeline.startedDevices.sorted() where (clientGenerations[index] ?? 0) != generation {
+            guard pipeline.graph(of: index)?.isIdle == true, let setup = setups[index] else { continue }
             let fresh: ReplayDriver
             do {
                 fresh = try makeDriver(index, setup)
@@ -48,8 +48,9 @@ extension LiveSession {
                 continue
             }
             // Idle: finishing the old graph emits nothing, but it is how a graph ends.
-            try withDriver(index) { driver, emit in driver.finish(emit: emit) }
-            drivers[index] = fresh
+            try pipeline.emitting(to: sink) { pipeline, emit in
+                pipeline.replaceGraph(device: index, with: fresh, transform: setup.transform, surface: setup.surface, emit: emit)
+            }
             clientGenerations[index] = generation
         }
     }

@@ -46,19 +46,4 @@ extension LiveSession {
         driver.graph.explain = explain
         return driver
     }
-
-    /// A frame as the device's graph sees it: transformed into the device's scratch frame, whose
-    /// storage is reused (no allocation per frame once it has grown).
-    mutating func turned(_ frame: TouchFrame, _ index: Int, _ transform: DeviceTransform, _ surface: Size) -> TouchFrame {
-        var out = scratchFrames.removeValue(forKey: index) ?? TouchFrame(time: frame.time)
-        transform.apply(frame, surface: surface, into: &out)
-        scratchFrames[index] = out
-        return out
-    }
-
-    /// `frame` of device `index` as its graph sees it (for the rarer paths: cancel, reload).
-    mutating func turned(_ frame: TouchFrame, _ index: Int) -> TouchFrame {
-        guard let (transform, surface) = transforms[index] else { return frame }
-        return turned(frame, index, transform, surface)
-    }
 }

@@ -14,7 +14,8 @@ extension LiveSession {
     /// begin nothing until lifted, as after a SIGTERM's cancel. Without `reloadConfiguration`
     /// (`touchline run`) SIGHUP changes nothing.
     public mutating func reload() throws {
-        guard let reloadConfiguration else { return }
+        // Graphs are what a reload changes: the daemon's session, whose output is gestures.
+        guard let reloadConfiguration, output == .gestures else { return }
         let configuration: DaemonConfiguration
         do {
             configuration = try reloadConfiguration()
@@ -30,7 +31,7 @@ extension LiveSession {
         var fresh: [Int: (ReplayDriver, DeviceSetup)] = [:]
         var dropped: [Int] = []
         for (id, device) in devices {
-            guard let assembler = assemblers[device.index] else { continue }
+            guard let assembler = pipeline.assembler(of: device.index) else { continue }
             let settings = settings(name: device.name, path: device.path)
             if settings?.ignore == true {
                 dropped.append(id)
@@ -53,24 +54,15 @@ extension LiveSession {
             try end(device.index, at: now)
         }
         for id in fresh.keys.sorted(by: { (devices[$0]?.index ?? 0) < (devices[$1]?.index ?? 0) }) {
-            guard let (driver, setup) = fresh[id], var device = devices[id] else { continue }
+            guard let (driver, setup) = fresh[id], let device = devices[id] else { continue }
             let index = device.index
             // The assembler stays (its slots and tracking ids are the device's state); its
             // contacts end as cancelled, and the old graph sees that (in the old transform's
             // coordinates) and finishes.
-            if var assembler = assemblers[index] {
-                if assembler.cancelAll(at: now) {
-                    let frame = turned(assembler.frame, index)
-                    try withDriver(index) { driver, emit in driver.feed(frame, emit: emit) }
-                }
-                assemblers[index] = assembler
+            try pipeline.emitting(to: sink) { pipeline, emit in
+                pipeline.cancelContacts(device: index, at: now, emit: emit)
+                pipeline.replaceGraph(device: index, with: driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
-            try withDriver(index) { driver, emit in driver.finish(emit: emit) }
-            drivers[index] = driver
-            device.transform = setup.transform
-            device.surface = setup.surface
-            devices[id] = device
-            transforms[index] = setup.transform.map { ($0, setup.surface) }
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)
         }

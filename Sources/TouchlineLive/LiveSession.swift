@@ -1,8 +1,11 @@
-// The live driver: raw events in, frames and gesture events out, per device the same code
-// replay runs (FrameAssembler, ReplayDriver), so a live run prints what `touchline replay` of
-// the same events prints. The session never blocks and never reads the time on its own: its
-// source waits (one EventLoop in production: devices, one timerfd at `nextDeadline`, a
-// signalfd), its clock says when a stop came, its sink takes the output.
+// The live driver: a source's raw events in, frames and gesture events out, through the one
+// multi-device driver replay runs (GesturePipeline: per device a FrameAssembler, its transform
+// and a graph; one order in time across devices), so a live run prints what `touchline replay`
+// of the same events prints by construction. The session never blocks and never reads the time
+// on its own: its source waits (one EventLoop in production: devices, one timerfd at
+// `nextDeadline`, a signalfd) and decides only when the pipeline is fed or advanced; its clock
+// says when a stop came; its sink takes the output. What is live only stays here: device
+// numbering and `[[device]]` matching, registered targets, reload, latency.
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
@@ -26,10 +29,6 @@ public struct LiveSession {
         /// The device's number in the output (0 for the first opened, as replay numbers a
         /// trace's devices).
         public var index: Int
-        /// Its rotation and calibration (nil: none, frames go to the graph as assembled), and
-        /// the surface its graph sees.
-        var transform: DeviceTransform?
-        var surface = Size(width: 0, height: 0)
     }
 
     public let output: Output
@@ -37,7 +36,10 @@ public struct LiveSession {
     public let clock: any LiveClock
     let options: FrameAssembler.Options
     /// Times relative to the first event, as `touchline record` and libinput record write them.
-    public var relativeTime = false
+    public var relativeTime: Bool {
+        get { pipeline.relativeTime }
+        set { pipeline.relativeTime = newValue }
+    }
     public var graphConfiguration = GraphConfiguration.default {
         didSet { clientTargets?.base = graphConfiguration }
     }
@@ -69,26 +71,21 @@ public struct LiveSession {
 
     /// Open devices by the source's number.
     public internal(set) var devices: [Int: Device] = [:]
-    /// Frame assemblers and graphs by output index. A graph is driven as replay drives it
-    /// (ReplayDriver), its deadlines honoured by the source's timer.
-    var assemblers: [Int: FrameAssembler] = [:]
-    var drivers: [Int: ReplayDriver] = [:]
-    /// Devices with a transform, by output index, and their scratch frames.
-    var transforms: [Int: (DeviceTransform, Size)] = [:]
-    var scratchFrames: [Int: TouchFrame] = [:]
+    /// Per device, by output index: its frame assembler, transform and graph (frames only
+    /// unless the output is gestures), and the one order in time across devices.
+    var pipeline: GesturePipeline
     /// What each device's graph was built from (a registered target rebuilds it from this).
     var setups: [Int: DeviceSetup] = [:]
     var nextIndex = 0
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false
-    /// The first event's time: the origin of relative times.
-    var origin: Timestamp?
 
     public init(output: Output = .gestures, options: FrameAssembler.Options = .init(), sink: any LiveSink, clock: any LiveClock) {
         self.output = output
         self.options = options
         self.sink = sink
         self.clock = clock
+        pipeline = GesturePipeline(assemblerOptions: options, recognizes: output == .gestures)
     }
 
     // MARK: The loop
@@ -149,107 +146,59 @@ public struct LiveSession {
         }
         // A source's own number when it has the output's (a trace's index: device 1 of a
         // recording is device 1 however late it sends); else the next, in opening order.
-        let index = sourceNumbersDevices && number >= 0 && assemblers[number] == nil ? number : nextIndex
+        let index = sourceNumbersDevices && number >= 0 && !pipeline.isStarted(number) ? number : nextIndex
         nextIndex = max(nextIndex, index) + 1
         var options = self.options
         if let size = settings?.size { options.userSize = size }
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
-        assemblers[index] = assembler
         let setup = setup(settings, native: assembler.geometry.size, sizeApplied: true, default: graphConfiguration)
-        do {
-            drivers[index] = try makeDriver(index, setup)
-        } catch {
-            // DaemonConfiguration.parse has already rejected an invalid file with its line:
-            // this is a second line of defence.
-            throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
+        var driver: ReplayDriver?
+        if output == .gestures {
+            do {
+                driver = try makeDriver(index, setup)
+            } catch {
+                // DaemonConfiguration.parse has already rejected an invalid file with its line:
+                // this is a second line of defence.
+                throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
+            }
         }
-        if let transform = setup.transform { transforms[index] = (transform, setup.surface) }
+        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: driver)
         setups[index] = setup
         sink.deviceOpened(index, surface: setup.surface)
-        return Device(path: path, name: description.name, index: index, transform: setup.transform, surface: setup.surface)
+        return Device(path: path, name: description.name, index: index)
     }
 
     /// A kernel time as the output writes it (relative to the first event with relativeTime).
-    func outputTime(_ t: Timestamp) -> Timestamp {
-        guard relativeTime else { return t }
-        guard let origin else { return .zero }
-        return Timestamp(microseconds: max(0, (t - origin).microseconds))
-    }
+    func outputTime(_ t: Timestamp) -> Timestamp { pipeline.pipelineTime(t) }
 
     /// One event from a device. Writes what it produces.
     mutating func handle(_ event: InputEvent, device: Device) throws {
         let kernelTime = event.time
-        var event = event
-        if relativeTime {
-            let first = origin ?? event.time
-            origin = first
-            event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
-        }
+        let event = pipeline.timed(event)
         if let latencyProbe, event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { latencyProbe.frameRead() }
         defer {
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
         }
         switch output {
         case .gestures:
-            // Optional chaining mutates the assembler in place (no copy of its storage).
-            guard assemblers[device.index]?.feed(event) == true, var frame = assemblers[device.index]?.frame else { return }
-            if let transform = device.transform { frame = turned(frame, device.index, transform, device.surface) }
-            try withDriver(device.index) { driver, emit in driver.feed(frame, emit: emit) }
+            try pipeline.emitting(to: sink) { pipeline, emit in pipeline.feed(device: device.index, event, emit: emit) }
         case .frames:
-            guard assemblers[device.index]?.feed(event) == true, var frame = assemblers[device.index]?.frame else { return }
-            if let transform = device.transform { frame = turned(frame, device.index, transform, device.surface) }
-            try sink.frame(frame, device: device.index)
+            guard pipeline.feed(device: device.index, event, emit: { _ in }) else { return }
+            try sink.frame(pipeline.frame(of: device.index), device: device.index)
         case .events:
             try sink.rawEvent(event, deviceName: device.name)
         }
     }
 
-    /// Runs `body` on a device's driver with an emit function that hands each gesture event to
-    /// the sink. The driver is taken out of the dictionary meanwhile so that it is uniquely
-    /// referenced (no copy of the graph per frame).
-    mutating func withDriver(_ index: Int, _ body: (inout ReplayDriver, (GestureEvent) -> Void) -> Void) throws {
-        guard var driver = drivers.removeValue(forKey: index) else { return }
-        var failure: Error?
-        let sink = self.sink
-        body(&driver) { event in
-            guard failure == nil else { return }
-            do { try sink.gesture(event) } catch { failure = error }
-        }
-        drivers[index] = driver
-        if let failure { throw failure }
-    }
-
     /// The earliest pending deadline over every device, on the source's clock (the kernel's).
-    public var nextDeadline: Timestamp? {
-        guard output == .gestures else { return nil }
-        var earliest: Timestamp?
-        for driver in drivers.values {
-            guard let d = driver.graph.nextDeadline else { continue }
-            if let e = earliest, e <= d { continue }
-            earliest = d
-        }
-        guard let earliest else { return nil }
-        return relativeTime ? earliest + Interval(microseconds: (origin ?? .zero).microseconds) : earliest
-    }
+    public var nextDeadline: Timestamp? { pipeline.nextDeadline.map(pipeline.inputTime) }
 
-    /// Fires the deadlines due at `kernelTime`, each at its own timestamp (virtual time), as
-    /// replay does between frames.
+    /// Fires every device's deadlines due at `kernelTime`, in time order, each at its own
+    /// timestamp (virtual time), as replay does between frames.
     public mutating func advance(to kernelTime: Timestamp) throws {
         let t = outputTime(kernelTime)
-        for index in drivers.keys.sorted() {
-            while let d = drivers[index]?.graph.nextDeadline, d <= t {
-                try withDriver(index) { driver, emit in driver.advance(to: d, emit: emit) }
-            }
-        }
-    }
-
-    /// The end of a device's input, as replay ends a file: pending deadlines fire, contacts
-    /// still down are cancelled.
-    mutating func finishGraph(_ index: Int) throws {
-        guard output == .gestures else { return }
-        try withDriver(index) { driver, emit in driver.finish(emit: emit) }
-        drivers[index] = nil
+        try pipeline.emitting(to: sink) { pipeline, emit in pipeline.advance(to: t, emit: emit) }
     }
 
     /// The device went away: in-flight contacts end as cancelled.
@@ -258,23 +207,22 @@ public struct LiveSession {
         try end(device.index, at: outputTime(time))
     }
 
-    /// A device's contacts end as cancelled at `time` (output time), then its graph finishes.
+    /// A device's contacts end as cancelled at `time` (output time), then its graph finishes,
+    /// as replay ends a file: pending deadlines fire, contacts still down are cancelled.
     mutating func end(_ index: Int, at time: Timestamp) throws {
-        guard var assembler = assemblers.removeValue(forKey: index) else { return }
-        if assembler.cancelAll(at: time) {
-            switch output {
-            case .gestures:
-                let frame = turned(assembler.frame, index)
-                try withDriver(index) { driver, emit in driver.feed(frame, emit: emit) }
-            case .frames:
-                try sink.frame(turned(assembler.frame, index), device: index)
-            case .events:
-                break
+        guard pipeline.isStarted(index) else { return }
+        switch output {
+        case .gestures:
+            try pipeline.emitting(to: sink) { pipeline, emit in
+                pipeline.cancelContacts(device: index, at: time, emit: emit)
+                pipeline.finish(device: index, emit: emit)
             }
+        case .frames:
+            if pipeline.cancelContacts(device: index, at: time, emit: { _ in }) { try sink.frame(pipeline.frame(of: index), device: index) }
+            pipeline.finish(device: index, emit: { _ in })
+        case .events:
+            pipeline.finish(device: index, emit: { _ in })
         }
-        try finishGraph(index)
-        transforms[index] = nil
-        scratchFrames[index] = nil
         setups[index] = nil
     }
 

@@ -22,6 +22,22 @@ extension LiveSink {
     public func deviceOpened(_ index: Int, surface: Size) {}
 }
 
+extension GesturePipeline {
+    /// Runs `body` on the pipeline with an emit function that hands each gesture event to
+    /// `sink`; the sink's first error is thrown once `body` is done (the pipeline's own state
+    /// stays whole: the events after it are dropped, not half-processed).
+    @discardableResult
+    mutating func emitting<R>(to sink: any LiveSink, _ body: (inout GesturePipeline, (GestureEvent) -> Void) -> R) throws -> R {
+        var failure: Error?
+        let result = body(&self) { event in
+            guard failure == nil else { return }
+            do { try sink.gesture(event) } catch { failure = error }
+        }
+        if let failure { throw failure }
+        return result
+    }
+}
+
 /// JSON Lines to a descriptor (schema v1, as `touchline replay` prints), warnings to standard
 /// error prefixed with the program's name. One reused line buffer: no allocation per line.
 public final class JSONLinesSink: LiveSink {

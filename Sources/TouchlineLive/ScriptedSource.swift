@@ -17,6 +17,10 @@ public struct ScriptedSource: LiveSource {
     }
 
     public let clock: VirtualClock
+    /// How late the timer wakes after a deadline (0: on time). Meanwhile input keeps coming
+    /// and is delivered first, as an EventLoop on a busy machine reads the devices before it
+    /// reports the deadline: the order the graphs see time in must not depend on it.
+    public var timerDelay = Interval(microseconds: 0)
     var steps: [(time: Timestamp, step: Step)] = []
     var next = 0
 
@@ -65,13 +69,14 @@ public struct ScriptedSource: LiveSource {
     public mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake {
         guard next < steps.count else {
             guard let deadline else { return .exhausted }
-            clock.advance(to: deadline)
+            clock.advance(to: deadline + timerDelay)
             return .deadline(deadline)
         }
         let (time, step) = steps[next]
-        // A frame stamped at the deadline was read before the timer fired, as on a device.
-        if let deadline, deadline < time {
-            clock.advance(to: deadline)
+        // A frame stamped at the deadline was read before the timer fired, as on a device (and
+        // with a late timer, one stamped before it woke).
+        if let deadline, deadline + timerDelay < time {
+            clock.advance(to: deadline + timerDelay)
             return .deadline(deadline)
         }
         next += 1

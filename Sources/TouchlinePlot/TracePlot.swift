@@ -2,7 +2,7 @@ import TouchlineCore
 import TouchlineGestures
 
 // What `touchline plot` draws, collected from the frames and events of one replay: the caller
-// runs `TraceReplay` exactly as `touchline replay` does and hands every completed frame and
+// runs `GesturePipeline` exactly as `touchline replay` does and hands every completed frame and
 // every emitted event here, so the picture shows the events replay prints and nothing else
 // (there is no second recognition path). `svg()` renders it (TracePlot+SVG.swift).
 
@@ -105,7 +105,7 @@ public struct TracePlot: Sendable {
     /// A device, before its first frame.
     public mutating func add(_ device: Device) { devices.append(device) }
 
-    /// A completed frame of `device`, as `TraceReplay.frame(of:)` gives it.
+    /// A completed frame of `device`, as `GesturePipeline.frame(of:)` gives it.
     public mutating func record(_ frame: TouchFrame, device: Int) {
         if first == nil { first = frame.time }
         last = max(last ?? frame.time, frame.time)

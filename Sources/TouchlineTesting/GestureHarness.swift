@@ -12,27 +12,29 @@ import TouchlineGestures
 ///     try h.expectNothingPending()
 public struct GestureHarness: Sendable {
     public private(set) var script: TouchScript
-    public private(set) var driver: ReplayDriver
+    /// The one multi-device driver every mode runs (GesturePipeline), with the script as its
+    /// one device (0), fed frames.
+    public private(set) var pipeline: GesturePipeline
     public private(set) var events: [GestureEvent] = []
     var fed = 0
 
     /// Throws when the configuration is invalid (docs/config.md#validation).
     public init(configuration: GraphConfiguration = .default, rate: Double = 120, surface: Size = TouchScript.defaultSurface, explain: Bool = false) throws(GraphConfigurationError) {
         script = TouchScript(rate: rate, surface: surface)
-        driver = try ReplayDriver(configuration: configuration, surface: surface)
-        driver.graph.explain = explain
+        pipeline = try GesturePipeline(frames: surface, configuration: configuration, explain: explain)
     }
 
-    public var graph: GestureGraph { driver.graph }
+    public var driver: ReplayDriver { pipeline.drivers[0] }
+    public var graph: GestureGraph { pipeline.drivers[0].graph }
     public var time: Timestamp { script.time }
 
     mutating func feed() {
         var collected: [GestureEvent] = []
         while fed < script.frames.count {
-            driver.feed(script.frames[fed]) { collected.append($0) }
+            pipeline.feed(device: 0, frame: script.frames[fed]) { collected.append($0) }
             fed += 1
         }
-        driver.advance(to: script.time) { collected.append($0) }
+        pipeline.advance(to: script.time) { collected.append($0) }
         events += collected
     }
 
@@ -76,12 +78,21 @@ public struct GestureHarness: Sendable {
     /// Runs frames through a fresh graph in virtual time and returns every event, deadlines at
     /// the end included (as `touchline replay` does). Throws when the configuration is invalid.
     public static func replay(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size, explain: Bool = false) throws(GraphConfigurationError) -> [GestureEvent] {
+        var pipeline = try GesturePipeline(frames: surface, configuration: configuration, explain: explain)
+        var out: [GestureEvent] = []
+        for f in frames { pipeline.feed(device: 0, frame: f) { out.append($0) } }
+        pipeline.finish { out.append($0) }
+        return out
+    }
+}
+
+extension GesturePipeline {
+    /// A pipeline of one device, 0, fed frames (a touch script's) on a `surface` of mm.
+    init(frames surface: Size, configuration: GraphConfiguration, explain: Bool) throws(GraphConfigurationError) {
+        self.init(configuration: configuration, explain: explain)
         var driver = try ReplayDriver(configuration: configuration, surface: surface)
         driver.graph.explain = explain
-        var out: [GestureEvent] = []
-        for f in frames { driver.feed(f) { out.append($0) } }
-        driver.finish { out.append($0) }
-        return out
+        start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "touch script")), transform: nil, surface: surface, driver: driver)
     }
 }
 

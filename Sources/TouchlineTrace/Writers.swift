@@ -142,6 +142,14 @@ public struct LibinputRecordWriter {
         self.nodes = nodes ?? devices.indices.map { "/dev/input/event\($0)" }
     }
 
+    /// Times are written relative to this (nil until set: the first event written sets it). A
+    /// recorder of several devices sets the recording's first event, of any device: device 0's
+    /// events are written first, but another device may have sent first.
+    public var origin: Timestamp? {
+        get { firstTime.map { Timestamp(microseconds: $0) } }
+        set { firstTime = newValue?.microseconds }
+    }
+
     public mutating func write(_ event: TraceEvent) throws {
         precondition(!finished, "write after finish")
         guard event.device >= 0 && event.device < devices.count else {

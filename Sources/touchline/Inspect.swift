@@ -31,10 +31,10 @@ struct Inspect: ParsableCommand {
         defer { out.flush() }
         for path in files {
             var trace = try TraceFile.open(path, input: input)
-            // Each device gets its assembler at its first event (TraceReplay, frames only): a
+            // Each device gets its assembler at its first event (GesturePipeline, frames only): a
             // trace may describe a device only when it reaches it, and list thousands that send
             // nothing. `stats` is indexed by device, up to the highest started.
-            var replay = TraceReplay(assemblerOptions: input.assemblerOptions, recognizes: false)
+            var replay = GesturePipeline(assemblerOptions: input.assemblerOptions, recognizes: false)
             var stats: [TouchStatistics] = []
             do {
                 while let (index, event) = try trace.next() {

@@ -5,6 +5,7 @@ import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
+import TouchlineLive
 import TouchlineTrace
 
 struct Record: ParsableCommand {
@@ -54,79 +55,30 @@ struct Record: ParsableCommand {
 
     func record() throws {
         // Read and validated before any device is opened: a bad file costs no recording.
-        let graphConfiguration = try loadGraphConfiguration(config)
-        let loop = try EventLoop()
-        var open: [(EvdevDevice, Bool)] = []
-        for (i, path) in devices.enumerated() {
-            let device = try EvdevDevice(path: path, grab: grab)
-            open.append((device, true))
-            try loop.watch(device.fileDescriptor, token: UInt64(i))
-        }
-        let descriptions = open.map { $0.0.description }
-        // Shares its state (descriptor, temporary) with the writer's copy.
-        let sink = try FileByteSink(path: output, inputs: devices)
-        var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
+        let graphConfiguration = gesturesOutput == nil ? nil : try loadGraphConfiguration(config)
         var options = input.assemblerOptions
         // The live frames see libevdev's resync deltas after a SYN_DROPPED. The file keeps the
         // SYN_DROPPED and the deltas, but a reader of it (replay, libinput) discards until the
         // next SYN_REPORT as for any kernel stream: after a drop, replay of the file and the
         // live frames can differ until the contacts lift (docs/live.md).
         options.dropRecovery = .syncEventsFollow
-        var assemblers = descriptions.map { FrameAssembler(device: $0, options: options) }
-        for (index, assembler) in assemblers.enumerated() {
-            for warning in assembler.warnings { warn("\(devices[index]) (\(descriptions[index].name)): \(warning)") }
-        }
-        var line = JSONWriter()
+        // The loop is TouchlineLive's (RecordSession, through the pipeline replay runs); this
+        // writes the file.
+        var source = try EvdevLiveSource(paths: devices, grab: grab)
+        var session = RecordSession(options: options, configuration: graphConfiguration, configPath: config, warn: { warn($0) })
+        try session.start(&source)
+        // Shares its state (descriptor, temporary) with the writer's copy.
+        let sink = try FileByteSink(path: output, inputs: devices)
+        var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
-        var drivers = try assemblers.enumerated().map { index, assembler in
-            var driver = try makeDriver(graphConfiguration, surface: assembler.geometry.size, source: config)
-            driver.graph.device = index
-            return driver
-        }
-        var gestureLine = JSONWriter()
-        var gestureFailure: Error?
-        func emit(_ event: GestureEvent) {
-            guard let gestureFile, gestureFailure == nil else { return }
-            gestureLine.reset()
-            event.writeJSON(into: &gestureLine)
-            gestureLine.newline()
-            do { try gestureFile.write(gestureLine.bytes) } catch { gestureFailure = error }
-        }
+        session.frames = frames.map { JSONLinesSink(output: $0) }
+        session.gestures = gestureFile.map { JSONLinesSink(output: $0) }
         // libinput record lists each device's events after its header: device 0 streams to the
         // file, the others wait until the end, each in a bounded buffer that spills to a
         // temporary file (EventSpill), so a long recording of several devices does not grow.
-        let later = open.indices.map { _ in EventSpill() }
-        var writer = LibinputRecordWriter(devices: descriptions, sink: sink, nodes: devices)
-        var origin: Timestamp?
-        var live = open.count
+        let later = session.descriptions.indices.map { _ in EventSpill() }
+        var writer = LibinputRecordWriter(devices: session.descriptions, sink: sink, nodes: devices)
         if let readyFile { try FileOutput(creating: readyFile).close() }
-        func take(_ index: Int, _ event: InputEvent) throws {
-            let first = origin ?? event.time
-            origin = first
-            if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { try later[index].append(event) }
-            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_DROPPED {
-                // A reader of the file discards up to the next SYN_REPORT after a SYN_DROPPED,
-                // as the kernel's documentation says for a raw stream. An empty SYN_REPORT right
-                // after it ends that torn frame, so what follows, libevdev's resync deltas, is
-                // applied on replay as it was live.
-                let report = InputEvent(time: event.time, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)
-                if index == 0 { try writer.write(TraceEvent(device: 0, event: report)) } else { try later[index].append(report) }
-            }
-            guard frames != nil || gestureFile != nil, assemblers[index].feed(event) else { return }
-            var frame = assemblers[index].frame
-            frame.time = Timestamp(microseconds: max(0, (frame.time - first).microseconds))
-            if let out = frames {
-                line.reset()
-                frame.writeJSON(device: index, into: &line)
-                try out.write(line.bytes)
-            }
-            if gestureFile != nil {
-                // Deadlines fire at their own time when the next frame comes or at the end,
-                // as in replay: the recorder has no timer (its output is a file, not a UI).
-                drivers[index].feed(frame, emit: emit)
-                if let gestureFailure { throw gestureFailure }
-            }
-        }
         // Devices 1… stream to the file after the recording, the one before `nextHeld` done.
         var nextHeld = 1
         var writerFinished = false
@@ -140,43 +92,21 @@ struct Record: ParsableCommand {
             try writer.finish()
         }
         do {
-            reading: while live > 0 {
-                switch try loop.wait() {
-                case .readable(let token):
-                    let index = Int(token)
-                    var failure: Error?
-                    let status = try open[index].0.readAvailable { event in
-                        if failure != nil { return }
-                        do { try take(index, event) } catch { failure = error }
-                    }
-                    if let failure { throw failure }
-                    if status == .gone {
-                        loop.unwatch(open[index].0.fileDescriptor)
-                        open[index].1 = false
-                        live -= 1
-                        warn("\(devices[index]) was removed")
-                    }
-                case .deadline:
-                    continue
-                case .signal(let signo):
-                    if signo == 1 { continue }
-                    break reading
-                }
+            try session.run(&source) { index, event in
+                // Times in the file count from the recording's first event, of any device, as
+                // the frames and gestures do (device 0's are written first, but another
+                // device may have sent first).
+                if writer.origin == nil { writer.origin = event.time }
+                if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { try later[index].append(event) }
             }
-            if gestureFile != nil {
-                for index in drivers.indices { drivers[index].finish(emit: emit) }
-                gestureFile?.close()
-                if let gestureFailure { throw gestureFailure }
-            }
-            for (device, _) in open where device.droppedCount > 0 {
-                warn("\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced")
-            }
+            gestureFile?.close()
+            for notice in source.dropNotices { warn(notice) }
             try writeHeldAndFinish()
             try sink.commit()
         } catch {
             // Nothing already read is lost: the held devices go in too (as far as the file
             // takes them), and the file is kept beside the output as convert keeps one.
-            guard origin != nil else { throw error }
+            guard session.origin != nil else { throw error }
             if !writerFinished { try? writeHeldAndFinish() }
             if sink.writesInPlace {
                 warn("\(output): the recording up to the error is written there")
@@ -189,6 +119,5 @@ struct Record: ParsableCommand {
         }
         frames?.close()
         frames = nil
-        withExtendedLifetime(open) {}
     }
 }

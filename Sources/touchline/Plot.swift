@@ -69,7 +69,7 @@ struct Plot: ParsableCommand {
         TemporaryCleanup.install(unblock: true)
         let (graphConfiguration, deviceConfiguration) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
         var trace = try TraceFile.open(file, input: input)
-        var replay = TraceReplay(configuration: graphConfiguration, assemblerOptions: input.assemblerOptions)
+        var replay = GesturePipeline(configuration: graphConfiguration, assemblerOptions: input.assemblerOptions)
         var plot = TracePlot(options: .init(from: from, to: to))
         var devices = TraceDevices(deviceConfiguration, configPath: config)
         // As `replay` starts a device, and the device's panel with it.
@@ -77,7 +77,7 @@ struct Plot: ParsableCommand {
             guard let settings = try devices.start(index, of: trace, in: &replay) else { return false }
             let description = trace.devices[index]
             guard device == nil || device == index, let geometry = replay.assembler(of: index)?.geometry else { return true }
-            // The surface the graph sees (rotated when [[device]] says so), as TraceReplay makes it.
+            // The surface the graph sees (rotated when [[device]] says so), as GesturePipeline makes it.
             let surface = settings?.transform?.surface(geometry.size) ?? geometry.size
             let targets = (settings?.graphConfiguration ?? graphConfiguration).targets.map {
                 TracePlot.Target(name: $0.name, rect: $0.millimetreRect(on: surface))

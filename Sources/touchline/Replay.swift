@@ -97,8 +97,11 @@ struct Replay: ParsableCommand {
             out.flush()
             throw error
         }
-        var replay = TraceReplay(
-            configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain)
+        // --relative-time at the input, so frames, gestures and deadlines all count from the
+        // first event of the trace (of any device), as live `run --relative-time` does.
+        var replay = GesturePipeline(
+            configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain,
+            relativeTime: format.relativeTime)
         var devices = TraceDevices(deviceConfiguration, configPath: config)
         var json = JSONWriter(capacity: 4096)
         var text = TextEventWriter(color: color)
@@ -109,20 +112,13 @@ struct Replay: ParsableCommand {
             out.write(text.bytes)
         } : { event in out.writeLine(event) }
         var failure: Error?
-        var origin: Timestamp?
-        // Read once: an option's wrapper is not free, and this runs per event.
-        let relative = format.relativeTime
         var progress = showsProgress ? ProgressLine.forStandardError(file: trace.displayName) : nil
+        // Read once: this runs per event, and the pipeline's own flag is reloaded after every
+        // `feed` (the pipeline changes in the loop).
+        let relative = format.relativeTime
         do {
             while let (index, read) = try trace.next() {
-                var event = read
-                if relative {
-                    // At the input, so frames, gestures and deadlines all count from the first
-                    // event of the trace (of any device), as live `run --relative-time` does.
-                    let first = origin ?? event.time
-                    origin = first
-                    event.time = Timestamp(microseconds: max(0, (event.time - first).microseconds))
-                }
+                let event = relative ? replay.timed(read) : read
                 progress?.count(time: event.time)
                 if !replay.isStarted(index) {
                     if devices.ignored.contains(index) { continue }
@@ -141,15 +137,5 @@ struct Replay: ParsableCommand {
         progress?.clear()
         out.flush()
         if let failure { throw failure }
-    }
-}
-
-/// A driver for a device's graph; an invalid configuration (which `GraphConfiguration.parse`
-/// has already rejected with its line, so this is a second line of defence) exits 65.
-func makeDriver(_ configuration: GraphConfiguration, surface: Size, source: String?) throws -> ReplayDriver {
-    do {
-        return try ReplayDriver(configuration: configuration, surface: surface)
-    } catch {
-        throw CLIError.data("\(source ?? "the embedded graph configuration"): \(error.message)")
     }
 }

@@ -20,7 +20,7 @@ struct TraceDevices {
     /// Starts device `index` of `trace` in `replay`, warning on stderr what its assembler
     /// warns. Returns its settings (nil: no section matched); nothing when it is ignored, so the
     /// caller skips its events (`ignored`).
-    mutating func start(_ index: Int, of trace: TraceFile, in replay: inout TraceReplay) throws -> DeviceSpec?? {
+    mutating func start(_ index: Int, of trace: TraceFile, in replay: inout GesturePipeline) throws -> DeviceSpec?? {
         guard index < trace.devices.count else {
             throw CLIError.data("\(trace.displayName): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
         }

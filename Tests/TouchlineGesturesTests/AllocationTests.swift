@@ -26,7 +26,7 @@ private struct GraphSteadyRun {
     var text: TextEventWriter?
     var frames: [TouchFrame]
     var lines = 0
-    /// A `[[device]]` rotation and calibration, applied into `turned` as TraceReplay does.
+    /// A `[[device]]` rotation and calibration, applied into `turned` as GesturePipeline does.
     var transform: DeviceTransform?
     var turned = TouchFrame(time: .zero)
 

@@ -91,6 +91,30 @@ if CommandLine.arguments.contains("--self-test") {
     exit(2)
 }
 
+/// `turns` turns of the motion, each event shifted by `offset` (moved on a turn's length each
+/// turn, so time keeps running forward) and handed to `feed`, which returns the frames it
+/// completed; returns them all.
+func play(_ turn: [InputEvent], turns: Int, length: Int64, offset: inout Int64, _ feed: (InputEvent) -> Int) -> Int {
+    var frames = 0
+    for _ in 0..<turns {
+        for e in turn {
+            frames += feed(InputEvent(time: Timestamp(microseconds: e.time.microseconds &+ offset), type: e.type, code: e.code, value: e.value))
+        }
+        offset &+= length
+    }
+    return frames
+}
+
+/// The gate is only meaningful if the graphs were busy: they must have emitted events.
+func expectBusy(_ name: String, fingers: Int, lines: Int, written: Int) {
+    if lines == 0 {
+        print("\(name), \(fingers) contacts: the graph emitted nothing in steady motion; the scenario no longer exercises recognizers")
+        failures += 1
+    } else {
+        print("  (\(lines) gesture events, \(written) bytes of JSON)")
+    }
+}
+
 for fingers in [1, 2, 10] {
     let motion = MovingContacts(fingers: fingers)
     let turn = motion.motionEvents(after: .zero)
@@ -103,18 +127,11 @@ for fingers in [1, 2, 10] {
         var offset: Int64 = 0
         var checksum = 0
         check("frame assembler", fingers: fingers) { turns in
-            var frames = 0
-            for _ in 0..<turns {
-                for e in turn {
-                    let shifted = InputEvent(time: Timestamp(microseconds: e.time.microseconds &+ offset), type: e.type, code: e.code, value: e.value)
-                    if assembler.feed(shifted) {
-                        frames += 1
-                        checksum &+= assembler.frame.contacts.count
-                    }
-                }
-                offset &+= turnLength
+            play(turn, turns: turns, length: turnLength, offset: &offset) { e in
+                guard assembler.feed(e) else { return 0 }
+                checksum &+= assembler.frame.contacts.count
+                return 1
             }
-            return frames
         }
         _ = opaque(checksum)
     }
@@ -134,30 +151,51 @@ for fingers in [1, 2, 10] {
         }
         var offset: Int64 = 0
         check("assembler + \(graphName) + JSON", fingers: fingers) { turns in
-            var frames = 0
-            for _ in 0..<turns {
-                for e in turn {
-                    let shifted = InputEvent(time: Timestamp(microseconds: e.time.microseconds &+ offset), type: e.type, code: e.code, value: e.value)
-                    guard assembler.feed(shifted) else { continue }
-                    frames += 1
-                    graph.process(assembler.frame) { g in
+            play(turn, turns: turns, length: turnLength, offset: &offset) { e in
+                guard assembler.feed(e) else { return 0 }
+                graph.process(assembler.frame) { g in
+                    json.reset()
+                    g.writeJSON(into: &json)
+                    written &+= json.bytes.count
+                    lines += 1
+                }
+                return 1
+            }
+        }
+        expectBusy("assembler + \(graphName)", fingers: fingers, lines: lines, written: written)
+    }
+
+    // The one multi-device driver every mode runs (GesturePipeline: replay, run, daemon, record),
+    // two devices fed the same motion in turn, the second one rotated by a `[[device]]` section:
+    // per-device assembly, the transform into a reused frame, and the deadlines of every device
+    // looked at before each frame.
+    do {
+        var pipeline = GesturePipeline()
+        _ = try pipeline.start(device: 0, SyntheticPanel.device)
+        _ = try pipeline.start(device: 1, SyntheticPanel.device, settings: DeviceSpec(rotation: .quarter))
+        var json = JSONWriter(capacity: 4096)
+        var lines = 0
+        var written = 0
+        for e in motion.downEvents(at: .zero) {
+            for device in 0..<2 { pipeline.feed(device: device, e) { _ in } }
+        }
+        var offset: Int64 = 0
+        check("pipeline of 2 devices (one rotated) + default graph + JSON", fingers: fingers) { turns in
+            play(turn, turns: turns, length: turnLength, offset: &offset) { e in
+                var frames = 0
+                for device in 0..<2 {
+                    guard pipeline.feed(device: device, e, emit: { g in
                         json.reset()
                         g.writeJSON(into: &json)
                         written &+= json.bytes.count
                         lines += 1
-                    }
+                    }) else { continue }
+                    frames += 1
                 }
-                offset &+= turnLength
+                return frames
             }
-            return frames
         }
-        // The gate is only meaningful if the graph was busy: it must have emitted events.
-        if lines == 0 {
-            print("assembler + \(graphName), \(fingers) contacts: the graph emitted nothing in steady motion; the scenario no longer exercises recognizers")
-            failures += 1
-        } else {
-            print("  (\(lines) gesture events, \(written) bytes of JSON)")
-        }
+        expectBusy("pipeline", fingers: fingers, lines: lines, written: written)
     }
 }
 

@@ -5,7 +5,7 @@ import TouchlineTrace
 
 // The whole of `touchline replay` on arbitrary bytes (Sources/touchline/Replay.swift): the
 // reader opened as the CLI opens it (format detected, a header-less evemu file's .desc), then
-// the library's TraceReplay as Replay.replay() drives it: one frame assembler and one graph
+// the library's GesturePipeline as Replay.replay() drives it: one frame assembler and one graph
 // per device, started at its first event, every device's deadlines in time order, JSON for
 // every event with `--explain` on, and the frames' JSON of `--frames` for the same frames. Crashes found by hand were past the readers
 // (several libinput record devices, long names in the JSON writer), so the readers' targets
@@ -30,8 +30,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fileExists: { _ in description != nil })
     else { return 0 }
 
-    // The loop is the library's (TraceReplay), the one `touchline replay` runs.
-    var replay = TraceReplay(configuration: .default, explain: true)
+    // The loop is the library's (GesturePipeline), the one `touchline replay` runs.
+    var replay = GesturePipeline(configuration: .default, explain: true)
     var json = JSONWriter(capacity: 4096)
     var frameJSON = JSONWriter(capacity: 4096)
     let emit: (GestureEvent) -> Void = { event in

@@ -10,9 +10,12 @@ extension GestureGraph {
     /// members of a closed arena are idle (an arena closes only when none holds or waits), so
     /// nothing in flight is lost.
     @inline(never) mutating func takeParametersOfTheLandingTool(on t: Int) {
-        let pen = store.withTracked { tracked in
-            for k in tracked.indices where tracked[k].target == t && tracked[k].isNew && tracked[k].tool == .pen { return true }
-            return false
+        // Through the checked subscript, not a span in a closure: on this closure Swift 6.3.1's
+        // optimizer crashes in release ("leaked owned value" of the span in CopyPropagation).
+        var pen = false
+        for k in 0..<store.trackedCount {
+            let contact = store[tracked: k]
+            if contact.target == t && contact.isNew && contact.tool == .pen { pen = true }
         }
         for i in MemberIndices(arena.targets[t].members) {
             guard let penKind = penKinds[i] else { continue }

@@ -218,9 +218,10 @@ public struct GestureGraph: Sendable, ArenaHost {
 
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
+    /// Every contact of `frame` is a touch: a frame that holds a palm (`frame.hasPalm`) goes
+    /// through `processFilteringPalms` instead, as `ReplayDriver` (and so every mode's
+    /// `GesturePipeline`) does (GestureGraph+Palms.swift).
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
-        // One test a frame: the assembler says whether a palm is in it (GestureGraph+Palms.swift).
-        if frame.hasPalm { return processWithPalms(frame, emit: emit) }
         store.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
         if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }

@@ -176,7 +176,6 @@ private struct Parser {
         let start = index
         index += 1
         var scalars = String.UnicodeScalarView()
-        var utf8 = Unicode.UTF8.ForwardParser()
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: start) }
             let byte = bytes[index]
@@ -195,6 +194,10 @@ private struct Parser {
             default:
                 // A multi-byte sequence: decoded whole, or refused where it starts.
                 let sequenceStart = index
+                // A parser per sequence: one kept across sequences carries bytes it read ahead
+                // of the last one into the next (FuzzJSONReader: "é힙" read back as another
+                // string).
+                var utf8 = Unicode.UTF8.ForwardParser()
                 var iterator = bytes[index...].makeIterator()
                 switch utf8.parseScalar(from: &iterator) {
                 case .valid(let encoded):

@@ -67,6 +67,15 @@ import TouchlineCore
         }
     }
 
+    /// Several multi-byte sequences in one string, raw and escaped, read as the same string
+    /// (FuzzJSONReader: a parser kept across sequences read "é힙" as another string).
+    @Test func multiByteSequencesInARowReadAsEscaped() throws {
+        let escaped = try read(#"{"targets": ["\u00e9\ud799"]}"#)
+        #expect(escaped == .object([JSONMember(key: "targets", value: .array([.string("\u{e9}\u{d799}")]))]))
+        #expect(try read("{\"targets\": [\"é힙\"]}") == escaped)
+        #expect(try read("\"aé힙😀ü€b\"") == .string("aé힙😀ü€b"))
+    }
+
     @Test func invalidUTF8IsRefusedWhereItStarts() {
         do {
             _ = try JSONReader.read([UInt8(ascii: "\""), 0x61, 0xFF, 0x00, UInt8(ascii: "\"")])

@@ -41,10 +41,39 @@ public enum ContactPhase: UInt8, Sendable, CaseIterable, CustomStringConvertible
     @inlinable public var isFinal: Bool { self == .ended || self == .cancelled }
 }
 
+/// What made a contact, as the kernel says (`ABS_MT_TOOL_TYPE`: `MT_TOOL_FINGER` 0,
+/// `MT_TOOL_PEN` 1, `MT_TOOL_PALM` 2; `BTN_TOOL_PEN`/`BTN_TOOL_RUBBER` on a single-touch pen).
+/// A type the kernel may add later (`MT_TOOL_DIAL` 10) is a finger here: it touches like one.
+public enum ContactTool: UInt8, BitwiseCopyable, Sendable, CaseIterable, CustomStringConvertible {
+    case finger = 0
+    case pen = 1
+    case palm = 2
+
+    /// The tool of an `ABS_MT_TOOL_TYPE` value.
+    @inlinable public init(mtToolType value: Int32) {
+        switch value {
+        case 1: self = .pen
+        case 2: self = .palm
+        default: self = .finger
+        }
+    }
+
+    @inlinable public var staticName: StaticString {
+        switch self {
+        case .finger: return "finger"
+        case .pen: return "pen"
+        case .palm: return "palm"
+        }
+    }
+    public var description: String { "\(staticName)" }
+}
+
 /// One finger (or tool) in one frame.
 public struct Contact: Hashable, Sendable {
     public var id: ContactID
     public var phase: ContactPhase
+    /// Finger, pen or palm (a byte beside `phase`: the contact is no larger).
+    public var tool: ContactTool
     /// Position in mm from the sensor's top-left corner.
     public var position: Point
     /// Position normalized to 0...1 over the axis range (x right, y down).
@@ -61,10 +90,12 @@ public struct Contact: Hashable, Sendable {
 
     public init(
         id: ContactID, phase: ContactPhase, position: Point, normalized: Point,
-        pressure: Pressure? = nil, touchMajor: Millimetres? = nil, touchMinor: Millimetres? = nil, slot: Int32 = -1
+        pressure: Pressure? = nil, touchMajor: Millimetres? = nil, touchMinor: Millimetres? = nil, slot: Int32 = -1,
+        tool: ContactTool = .finger
     ) {
         self.id = id
         self.phase = phase
+        self.tool = tool
         self.position = position
         self.normalized = normalized
         self.pressure = pressure
@@ -82,14 +113,28 @@ public struct Contact: Hashable, Sendable {
 public struct TouchFrame: Hashable, Sendable {
     public var time: Timestamp
     public var contacts: [Contact]
+    /// `afterDrop` and `hasPalm` in one byte: a frame stays 17 bytes, as before `hasPalm` (at 18
+    /// every copy of a frame took more instructions, docs/performance.md).
+    @usableFromInline var flags: UInt8 = 0
+
     /// True when this frame follows a SYN_DROPPED resync: contacts that vanished are in it as
     /// cancelled.
-    public var afterDrop: Bool
+    @inlinable public var afterDrop: Bool {
+        get { flags & 1 != 0 }
+        set { flags = newValue ? flags | 1 : flags & ~1 }
+    }
+    /// True when a contact of this frame is a palm (`MT_TOOL_PALM`): the graph looks at the
+    /// tools only then, so a frame of fingers costs one test (docs/gestures.md#palms).
+    @inlinable public var hasPalm: Bool {
+        get { flags & 2 != 0 }
+        set { flags = newValue ? flags | 2 : flags & ~2 }
+    }
 
     public init(time: Timestamp, contacts: [Contact] = [], afterDrop: Bool = false) {
         self.time = time
         self.contacts = contacts
         self.afterDrop = afterDrop
+        hasPalm = contacts.contains { $0.tool == .palm }
     }
 
     /// Contacts still down after this frame (neither ended nor cancelled).

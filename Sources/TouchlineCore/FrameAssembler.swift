@@ -102,6 +102,8 @@ public struct FrameAssembler: Sendable {
         var pressure: Int32
         var major: Int32?
         var minor: Int32?
+        /// ABS_MT_TOOL_TYPE, sticky as the other values (0: finger).
+        var tool: Int32 = 0
         var hasContact = false
         /// A new tracking id arrived this frame; the contact begins at SYN_REPORT.
         var beginsContact = false
@@ -129,6 +131,7 @@ public struct FrameAssembler: Sendable {
         var pressure: Int32?
         var major: Int32?
         var minor: Int32?
+        var tool: ContactTool = .finger
         var stage: Stage
         /// Protocol A matching: the report index this frame, -1 when none.
         var match: Int = -1
@@ -142,9 +145,10 @@ public struct FrameAssembler: Sendable {
         var major: Int32?
         var minor: Int32?
         var trackingID: Int32?
+        var tool: Int32?
         var match: Int = -1
         var isEmpty: Bool {
-            x == nil && y == nil && pressure == nil && major == nil && minor == nil && trackingID == nil
+            x == nil && y == nil && pressure == nil && major == nil && minor == nil && trackingID == nil && tool == nil
         }
     }
 
@@ -191,6 +195,10 @@ public struct FrameAssembler: Sendable {
     var singleX: Int32 = 0
     var singleY: Int32 = 0
     var singlePressure: Int32 = 0
+    /// An ABS_MT_TOOL_TYPE arrived in this frame: the live tracks take their slots' tools.
+    var toolsChanged = false
+    /// BTN_TOOL_PEN or BTN_TOOL_RUBBER in range: the single-touch contact is a pen.
+    var singleTool = ContactTool.finger
 
     // Per frame
     var touchReleased = false
@@ -349,6 +357,7 @@ public struct FrameAssembler: Sendable {
             case EventCodes.ABS_MT_TOUCH_MAJOR: pending.major = value
             case EventCodes.ABS_MT_TOUCH_MINOR: pending.minor = value
             case EventCodes.ABS_MT_TRACKING_ID: pending.trackingID = value
+            case EventCodes.ABS_MT_TOOL_TYPE: pending.tool = value
             default: break
             }
         }
@@ -373,6 +382,9 @@ public struct FrameAssembler: Sendable {
         case EventCodes.ABS_MT_PRESSURE: slots[s].pressure = value
         case EventCodes.ABS_MT_TOUCH_MAJOR: slots[s].major = value
         case EventCodes.ABS_MT_TOUCH_MINOR: slots[s].minor = value
+        case EventCodes.ABS_MT_TOOL_TYPE:
+            slots[s].tool = value
+            toolsChanged = true
         default: break
         }
     }
@@ -400,6 +412,11 @@ public struct FrameAssembler: Sendable {
     }
 
     mutating func key(_ code: UInt16, _ value: Int32) {
+        if code == EventCodes.BTN_TOOL_PEN || code == EventCodes.BTN_TOOL_RUBBER {
+            // A single-touch pen says which tool is in range; MT devices say it per slot.
+            singleTool = value != 0 ? .pen : .finger
+            return
+        }
         guard code == EventCodes.BTN_TOUCH else { return }
         // Key repeat (value 2) keeps the key down.
         if inputProtocol == .singleTouch {
@@ -463,6 +480,7 @@ public struct FrameAssembler: Sendable {
         if let v = p.pressure { slots[s].pressure = v }
         if let v = p.major { slots[s].major = v }
         if let v = p.minor { slots[s].minor = v }
+        if let v = p.tool { slots[s].tool = v }
     }
 
     // MARK: Frames
@@ -529,10 +547,18 @@ public struct FrameAssembler: Sendable {
         tracks[i].pressure = pressureAxis.present ? slots[s].pressure : nil
         tracks[i].major = slots[s].major
         tracks[i].minor = slots[s].minor
+        tracks[i].tool = ContactTool(mtToolType: slots[s].tool)
     }
 
     mutating func finishSlotted() {
         takeSlotValues()
+        if toolsChanged {
+            // Only in a frame that sent ABS_MT_TOOL_TYPE: a frame of fingers copies no tool.
+            toolsChanged = false
+            for i in tracks.indices where !tracks[i].stage.isFinal && tracks[i].slot >= 0 && Int(tracks[i].slot) < slots.count {
+                tracks[i].tool = ContactTool(mtToolType: slots[Int(tracks[i].slot)].tool)
+            }
+        }
         guard anyBegins else { return }
         anyBegins = false
         var active = activeCount
@@ -563,12 +589,13 @@ public struct FrameAssembler: Sendable {
             tracks[live].x = x
             tracks[live].y = y
             tracks[live].pressure = pressure
+            tracks[live].tool = singleTool
             if !touching { tracks[live].stage = .ended }
         } else if touching {
             tracks.append(
                 Track(
                     id: newID(), slot: -1, trackingID: -1, x: x, y: y, lastX: x, lastY: y, pressure: pressure,
-                    stage: .began))
+                    tool: singleTool, stage: .began))
         }
     }
 
@@ -600,6 +627,7 @@ public struct FrameAssembler: Sendable {
                 tracks[i].pressure = pressureAxis.present ? reports[r].pressure : nil
                 tracks[i].major = reports[r].major
                 tracks[i].minor = reports[r].minor
+                tracks[i].tool = ContactTool(mtToolType: reports[r].tool ?? 0)
                 tracks[i].slot = Int32(r)
             }
         }
@@ -615,7 +643,7 @@ public struct FrameAssembler: Sendable {
                 Track(
                     id: newID(), slot: Int32(r), trackingID: reports[r].trackingID ?? -1, x: x, y: y, lastX: x,
                     lastY: y, pressure: pressureAxis.present ? reports[r].pressure : nil, major: reports[r].major,
-                    minor: reports[r].minor, stage: .began))
+                    minor: reports[r].minor, tool: ContactTool(mtToolType: reports[r].tool ?? 0), stage: .began))
             active += 1
         }
     }
@@ -746,7 +774,7 @@ public struct FrameAssembler: Sendable {
         }
         var c = Contact(
             id: t.id, phase: phase, position: geometry.millimetres(x: t.x, y: t.y),
-            normalized: geometry.normalized(x: t.x, y: t.y), slot: t.slot)
+            normalized: geometry.normalized(x: t.x, y: t.y), slot: t.slot, tool: t.tool)
         // Positions are clamped to declared axes already; this keeps 0...1 true even for a
         // device that declares no axis range (where normalized positions mean little).
         c.normalized.x = min(max(c.normalized.x, 0), 1)

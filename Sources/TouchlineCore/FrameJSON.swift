@@ -10,9 +10,9 @@ extension TouchFrame {
     public static let pressureDecimals = 3
 
     /// Appends this frame as one JSON object and a newline:
-    /// `{"time":1.234567,"device":0,"contacts":[{"id":0,"phase":"began","slot":0,"x":12.34,
+    /// `{"time":1.234567,"device":0,"contacts":[{"id":0,"phase":"began","tool":"pen","slot":0,"x":12.34,
     /// "y":56.78,"nx":0.1234,"ny":0.5678,"pressure":0.500,"major":1.20,"minor":0.80}],
-    /// "afterDrop":true}`. `device` is written when given, `slot` when not negative, the
+    /// "afterDrop":true}`. `device` is written when given, `tool` when not a finger, `slot` when not negative, the
     /// optional contact fields when the contact has them, `afterDrop` only when true.
     public func writeJSON(device: Int? = nil, into w: inout JSONWriter) {
         w.beginObject()
@@ -24,6 +24,7 @@ extension TouchFrame {
             w.beginObject()
             w.field("id", Int64(c.id.raw))
             w.field("phase", raw: c.phase.staticName)
+            if c.tool != .finger { w.field("tool", raw: c.tool.staticName) }
             if c.slot >= 0 { w.field("slot", Int64(c.slot)) }
             w.field("x", c.position.x, decimals: TouchFrame.millimetreDecimals)
             w.field("y", c.position.y, decimals: TouchFrame.millimetreDecimals)

@@ -107,11 +107,13 @@ extension FrameAssembler {
     mutating func writeContactsAndCompactTracks() -> Int {
         let geometry = self.geometry, pressureAxis = self.pressureAxis, unitsPerMillimetre = unitsPerMillimetreForSize
         var live = 0
+        var palm = false
         tracks.withUnsafeMutableBufferPointer { tracks in
             frame.contacts.withUnsafeMutableBufferPointer { contacts in
                 precondition(contacts.count == tracks.count, "FrameAssembler: the frame was not sized to the tracks")
                 for k in 0..<tracks.count {
                     contacts[k] = FrameAssembler.contact(tracks[k], geometry: geometry, pressureAxis: pressureAxis, unitsPerMillimetreForSize: unitsPerMillimetre)
+                    palm = palm || tracks[k].tool == .palm
                 }
             }
             for r in 0..<tracks.count where !tracks[r].stage.isFinal {
@@ -123,6 +125,7 @@ extension FrameAssembler {
                 live += 1
             }
         }
+        frame.hasPalm = palm
         return live
     }
 }

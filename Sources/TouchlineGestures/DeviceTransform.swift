@@ -44,6 +44,7 @@ public struct DeviceTransform: Hashable, Sendable {
     public func apply(_ frame: TouchFrame, surface: Size, into output: inout TouchFrame) {
         output.time = frame.time
         output.afterDrop = frame.afterDrop
+        output.hasPalm = frame.hasPalm
         output.contacts.removeAll(keepingCapacity: true)
         for contact in frame.contacts {
             var turned = contact

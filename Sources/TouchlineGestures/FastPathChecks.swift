@@ -40,7 +40,10 @@ extension GestureGraph {
     @inline(__always) func recomputedContactList(on t: Int) -> ContactList {
         var list = ContactList()
         store.withTracked { tracked in
-            for i in tracked.indices where tracked[i].target == t { list.append(tracked[i].id) }
+            for i in tracked.indices where tracked[i].target == t {
+                list.append(tracked[i].id)
+                if tracked[i].tool != .finger { list.tool = tracked[i].tool }
+            }
         }
         return list
     }

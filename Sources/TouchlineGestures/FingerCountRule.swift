@@ -17,6 +17,8 @@ extension GestureGraph {
         var owners: UInt64 = 0
         if s.began > 0 {
             owners = arena.owners(of: t)
+            // A new arena: its members take the parameters of the tool that starts it.
+            if hasPenKinds && !arena.isOpen(t) { takeParametersOfTheLandingTool(on: t) }
             arena.open(t)
             let input = RecognizerInput.contactDown(s)
             for i in MemberIndices(members) {

@@ -97,14 +97,24 @@ public enum ScreenEdge: UInt8, BitwiseCopyable, Sendable, CaseIterable, CustomSt
 public struct ContactList: Hashable, Sendable, Sequence, CustomStringConvertible {
     public static let capacity = 16
     @usableFromInline var storage: SIMD16<UInt32> = .zero
-    public private(set) var count: Int = 0
+    /// The count (low 32 bits) and the tool (the next 8) in the one word the count alone had:
+    /// the list keeps main's layout exactly. With a field of its own for the tool, every event
+    /// built on the per-frame path cost 16 instructions more at 2 contacts (docs/performance.md).
+    @usableFromInline var packed: Int = 0
+    @inlinable public var count: Int { packed & 0xFFFF_FFFF }
+    /// A pen when one of the contacts is a pen, else a finger (palms make no gesture): the
+    /// event's `tool`, found when the list is made (a contact lands or leaves), never per frame.
+    public var tool: ContactTool {
+        get { ContactTool(rawValue: UInt8(truncatingIfNeeded: packed >> 32)) ?? .finger }
+        set { packed = (packed & 0xFFFF_FFFF) | Int(newValue.rawValue) << 32 }
+    }
 
     public init() {}
 
     public mutating func append(_ id: ContactID) {
         guard count < ContactList.capacity else { return }
         storage[count] = id.raw
-        count += 1
+        packed += 1
     }
 
     public func contains(_ id: ContactID) -> Bool {
@@ -262,8 +272,8 @@ extension GestureDetail {
 public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObjectMembers {
     public static let schemaVersion = 1
     /// The schema's minor version: additions a v1 reader may ignore (new gestures and keys),
-    /// not written in events (docs/events.md#versions). 1.1: drag and spring.
-    public static let schemaMinorVersion = 1
+    /// not written in events (docs/events.md#versions). 1.1: drag and spring; 1.2: `tool`.
+    public static let schemaMinorVersion = 2
 
     /// Counts every line the graph emitted (explain lines included), from 0.
     public var seq: Int
@@ -348,6 +358,7 @@ public struct GestureEvent: Hashable, Sendable, CustomStringConvertible, JSONObj
             }
         }
         let list = contacts
+        if list.tool != .finger { w.field("tool", raw: list.tool.staticName) }
         w.array("contacts", list.count) { list.storage[$0] }
     }
 

@@ -13,7 +13,10 @@ extension GestureGraph {
         }
         var list = ContactList()
         store.withTracked { tracked in
-            for i in tracked.indices where tracked[i].target == t { list.append(tracked[i].id) }
+            for i in tracked.indices where tracked[i].target == t {
+                list.append(tracked[i].id)
+                if tracked[i].tool != .finger { list.tool = tracked[i].tool }
+            }
         }
         contactLists[t] = list
         // The general path recomputes every list.

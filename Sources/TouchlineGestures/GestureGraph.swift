@@ -73,6 +73,8 @@ public struct GestureGraph: Sendable, ArenaHost {
         var previous: Point
         var phase: ContactPhase
         var isNew: Bool
+        /// Finger or pen (a palm is never tracked: docs/gestures.md#palms), for the events' `tool`.
+        var tool: ContactTool = .finger
         /// Pressure and touch major, kept only in a graph that `readsForce` (within the
         /// struct's padding: a tracked contact does not grow).
         var force = ContactForce()
@@ -108,6 +110,12 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// Drag and spring-loading's cross-target state (Carrying.swift); inert without a carrier
     /// or hover kind.
     var carry: CarryRoute
+    /// Per recognizer, its kind for a pen's round when that differs from its kind for fingers
+    /// (GestureGraph+Tools.swift), and which recognizers hold their pen parameters now (bit i).
+    let penKinds: [RecognizerKind?]
+    var penMembers: UInt64 = 0
+    /// Some recognizer has other parameters for pens: only then does a landing look at tools.
+    let hasPenKinds: Bool
 
     /// Builds the graph after `configuration.validate()`: an invalid configuration throws
     /// (docs/config.md#validation) and nothing is repaired.
@@ -139,6 +147,8 @@ public struct GestureGraph: Sendable, ArenaHost {
                       simultaneousWith: resolved.simultaneousWith, requiresFailureOf: resolved.requiresFailureOf,
                       arenaOf: carry.arenas(targetOf: resolved.targetOf, after: allTargets.count))
         store = GraphStore(specs.map(\.kind), surface: surface, targets: allTargets)
+        penKinds = specs.map { $0.resolvedPenKind == $0.kind ? nil : $0.resolvedPenKind }
+        hasPenKinds = penKinds.contains { $0 != nil }
         contactLists = Array(repeating: ContactList(), count: allTargets.count)
     }
 
@@ -208,6 +218,9 @@ public struct GestureGraph: Sendable, ArenaHost {
 
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
+    /// Every contact of `frame` is a touch: a frame that holds a palm (`frame.hasPalm`) goes
+    /// through `processFilteringPalms` instead, as `ReplayDriver` (and so every mode's
+    /// `GesturePipeline`) does (GestureGraph+Palms.swift).
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         store.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
@@ -228,7 +241,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             // none) for its whole life, whatever it slides onto (docs/gestures.md#arbitration).
             for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
                 guard let landed = hitTest(c.position), case let target = routeLanding(on: landed),
-                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true,
+                      store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true, tool: c.tool,
                                                   force: readsForce ? ContactForce(c) : ContactForce()))
                 else {
                     ignoredContacts += 1

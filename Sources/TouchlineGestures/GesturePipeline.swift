@@ -266,6 +266,10 @@ public struct GesturePipeline: Sendable {
         drivers[k].finish(emit: emit)
         var driver = driver
         driver.graph.device = device
+        // `seq` is the device's, not the graph's: it goes on across a rebuild (a client's
+        // target, a reload), strictly increasing for the device's life (issue 23: a client that
+        // registered before the device appeared made it go 0, 0, 1, 2).
+        driver.graph.seq = drivers[k].graph.seq
         drivers[k] = driver
         transforms[k] = transform
         surfaces[k] = surface

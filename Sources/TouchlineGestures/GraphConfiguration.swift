@@ -65,6 +65,9 @@ public struct RecognizerSpec: Hashable, Sendable {
     /// Unique within the graph; events carry it as `recognizer`.
     public var name: String
     public var kind: RecognizerKind
+    /// The kind as a round that a pen starts uses it (docs/config.md#tools); nil: `kind` with
+    /// the values the kind ships for pens (`RecognizerKind.withShippedPenValues`).
+    public var penKind: RecognizerKind?
     /// The target's name.
     public var target: String
     /// Recognizers that may win alongside this one (the relation is symmetric).
@@ -84,6 +87,9 @@ public struct RecognizerSpec: Hashable, Sendable {
         self.requiresFailureOf = requiresFailureOf
         self.dropTargets = dropTargets
     }
+
+    /// What a pen's round uses: `penKind`, or `kind` with the kind's shipped pen values.
+    public var resolvedPenKind: RecognizerKind { penKind ?? kind.withShippedPenValues }
 }
 
 /// The whole graph: targets (hit-tested in z order) and recognizers (in declaration order, which
@@ -100,7 +106,8 @@ public struct GraphConfiguration: Hashable, Sendable {
     /// Most recognizers a graph holds (arena membership is a 64-bit set).
     public static let maximumRecognizers = 64
 
-    /// The embedded default: the whole surface as one target; tap (eager count), long press,
+    /// The embedded default: the whole surface as one target; tap (eager count), long press
+    /// (one finger: two resting fingers are nothing until they move, docs/gestures.md#resting-fingers),
     /// edge swipe, swipe, pinch, rotate, pan. Pinch, rotate and pan are mutually simultaneous:
     /// two fingers manipulate (move, scale and turn at once), as Flutter's scale recognizer and
     /// map views do. Swipe is simultaneous with pan and edge swipe, so that a quick stroke is
@@ -117,11 +124,17 @@ public struct GraphConfiguration: Hashable, Sendable {
     public static let `default`: GraphConfiguration = {
         var tap = TapParameters()
         tap.eager = true
+        // One finger, as UIKit's `numberOfTouchesRequired` and Flutter's one-pointer long
+        // press: with any count, two fingers resting before a pinch, turn or two-finger pan
+        // were a two-finger long press that kept them until the lift (docs/gestures.md
+        // #resting-fingers).
+        var longPress = LongPressParameters()
+        longPress.fingers = 1
         return GraphConfiguration(
             targets: [.surface()],
             recognizers: [
                 RecognizerSpec(name: "tap", kind: .tap(tap)),
-                RecognizerSpec(name: "longPress", kind: .longPress(LongPressParameters())),
+                RecognizerSpec(name: "longPress", kind: .longPress(longPress)),
                 RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe(EdgeSwipeParameters())),
                 RecognizerSpec(name: "swipe", kind: .swipe(SwipeParameters()), simultaneousWith: ["pan", "edgeSwipe"]),
                 RecognizerSpec(name: "pinch", kind: .pinch(PinchParameters()), simultaneousWith: ["rotate", "pan"]),

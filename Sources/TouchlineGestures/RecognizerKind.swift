@@ -162,13 +162,17 @@ public struct RecognizerParameter<Parameters>: Sendable {
     let set: @Sendable (inout Parameters, ParameterValue) -> Void
     /// The value as a message shows it and what is allowed, when it is outside its limits.
     let problem: @Sendable (Parameters) -> (found: String, expected: String)?
+    /// The value for a pen's contacts, when the kind ships one (docs/config.md#tools): a round
+    /// that a pen starts uses it unless the configuration says otherwise.
+    public let pen: ParameterValue?
 
     public init(_ name: String, _ unit: ParameterUnit, set: @escaping @Sendable (inout Parameters, ParameterValue) -> Void,
-                problem: @escaping @Sendable (Parameters) -> (found: String, expected: String)?) {
+                problem: @escaping @Sendable (Parameters) -> (found: String, expected: String)?, pen: ParameterValue? = nil) {
         self.name = name
         self.unit = unit
         self.set = set
         self.problem = problem
+        self.pen = pen
     }
 
     /// A count of fingers (0: any when `anyAllowed`).
@@ -179,9 +183,10 @@ public struct RecognizerParameter<Parameters>: Sendable {
     public static func duration(_ name: String, _ key: WritableKeyPath<Parameters, Interval> & Sendable) -> Self {
         Self(name, .milliseconds, set: { $0[keyPath: key] = $1.interval }, problem: { ParameterLimits.duration($0[keyPath: key]) })
     }
-    /// A distance in mm, 0 or more.
-    public static func distance(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable) -> Self {
-        Self(name, .millimetres, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.distance($0[keyPath: key]) })
+    /// A distance in mm, 0 or more; `pen`, the kind's value for a pen's contacts, if it ships one.
+    public static func distance(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable, pen: Double? = nil) -> Self {
+        Self(name, .millimetres, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.distance($0[keyPath: key]) },
+             pen: pen.map { ParameterValue(number: $0) })
     }
     /// A normalized level, 0…1.
     public static func level(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable) -> Self {
@@ -266,6 +271,23 @@ public struct RecognizerKind: Hashable, Sendable {
     public var parameterNames: [(name: String, unit: ParameterUnit)] {
         func names<R: GestureRecognizer>(_ r: R.Type) -> [(name: String, unit: ParameterUnit)] { r.parameters.map { ($0.name, $0.unit) } }
         return names(recognizer)
+    }
+
+    /// The kind as a pen's contacts use it when the configuration says nothing of pens: each
+    /// parameter the kind ships a pen value for takes it (docs/config.md#tools).
+    public var withShippedPenValues: RecognizerKind {
+        func pen<R: GestureRecognizer>(_ r: R.Type) -> RecognizerKind {
+            guard var p = storedParameters as? R.Parameters else { return self }
+            for declared in r.parameters { if let value = declared.pen { declared.set(&p, value) } }
+            return RecognizerKind(r, p)
+        }
+        return pen(recognizer)
+    }
+
+    /// The parameters the kind ships a pen value for, with that value in its unit.
+    public var shippedPenValues: [(name: String, value: Double)] {
+        func values<R: GestureRecognizer>(_ r: R.Type) -> [(name: String, value: Double)] { r.parameters.compactMap { p in p.pen.map { (p.name, $0.number) } } }
+        return values(recognizer)
     }
 
     /// Sets parameter `name` (declared: see `parameterNames`); false when the kind has none.

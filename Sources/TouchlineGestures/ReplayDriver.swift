@@ -21,8 +21,10 @@ public struct ReplayDriver: Sendable {
     public mutating func feed(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         var frame = frame
         if let last = time, frame.time < last { frame.time = last }
-        // `process` fires the deadlines before the frame first.
-        graph.process(frame, emit: emit)
+        // `process` fires the deadlines before the frame first. A frame that holds a palm is
+        // filtered first (docs/gestures.md#palms): one flag test a frame, here rather than in
+        // the graph's per-frame path.
+        if frame.hasPalm { graph.processFilteringPalms(frame, emit: emit) } else { graph.process(frame, emit: emit) }
         time = frame.time
     }
 

@@ -32,6 +32,16 @@ public enum Thresholds {
     /// ≈ 1.6 mm (at 163 pt/inch), Flutter's `kTouchSlop` ≈ 4.7 mm.
     public static let longPressSlop = 3.0
 
+    /// A press by a pen (tap, long press, peek, drag's hold): movement allowed before it is no
+    /// longer a press, mm. A pen's nib slides on glass as the force builds, where a fingertip's
+    /// skin holds: on the shared Dell Canvas pen recording (a Wacom ISD-V4 pen, the only pen
+    /// recording we have) the nib travels 5.8 mm from its landing before it reaches the peek
+    /// threshold and 6.0 mm before the pop threshold. 8 mm keeps 2 mm over that slide and stays below the 17 mm the
+    /// same pen travels in its one deliberate stroke; a pen's pan, swipe and edge swipe keep
+    /// the finger's thresholds (their slop is motion, not a press's stillness). Per tool in a
+    /// configuration: docs/config.md#tools.
+    public static let penPressSlop = 8.0
+
     /// Pan: centroid translation before a pan begins, mm. 3 mm (design); Flutter's `kPanSlop`
     /// is 2 × kTouchSlop = 36 px ≈ 9.5 mm, which feels late on a large screen.
     public static let panSlop = 3.0

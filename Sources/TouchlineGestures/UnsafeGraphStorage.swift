@@ -72,6 +72,15 @@ struct GraphStore: Sendable {
         return foreign(recognizer)
     }
 
+    /// Recognizer `i` made anew, idle, with `kind`'s parameters (the same kind as before, so
+    /// the slot's size and alignment hold): a round a pen starts, or a finger's after it
+    /// (GestureGraph+Tools.swift). The recognizers are BitwiseCopyable: nothing to deinitialize.
+    mutating func reinitialize(_ i: Int, _ kind: RecognizerKind, surface: Size) {
+        let storage = writable()
+        let slot = slots[i]
+        _ = slot.kind.cellInitialize(RecognizerCell(storage.recognizers + slot.offset), kind, surface: surface)
+    }
+
     /// Before any change: a graph that was copied gets its own storage.
     @inline(__always) mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(trackedCount: trackedCount) }

@@ -39,6 +39,8 @@ struct ConfigReader: ConfigSectionReader {
     let registry: RecognizerRegistry
     /// `[defaults]` per kind: (parameter, entry, "kind.parameter").
     var defaults: [GestureKind: [TOMLEntry]] = [:]
+    /// `[defaults.pen]` per kind: what a round a pen starts uses (docs/config.md#tools).
+    var penDefaults: [GestureKind: [TOMLEntry]] = [:]
     /// Sections another reader owns (see `parseWithSource`).
     var allowing: Set<String> = []
 
@@ -91,6 +93,7 @@ struct ConfigReader: ConfigSectionReader {
                 var spec = spec
                 spec.target = targets[0].name
                 try applyDefaults(to: &spec.kind, except: [])
+                spec.penKind = try penKind(for: spec.kind, own: [])
                 specs.append(spec)
             }
         } else {
@@ -121,6 +124,11 @@ struct ConfigReader: ConfigSectionReader {
 
     mutating func readDefaults(_ table: TOMLTable) throws(ConfigError) {
         for entry in table.entries {
+            if entry.key == "pen" {
+                guard let kinds = entry.value.table else { throw wrong(entry.value, "defaults.pen", "a [defaults.pen] table of kind.parameter keys") }
+                try readPenDefaults(kinds)
+                continue
+            }
             guard let recognizer = registry.kind(named: entry.key), let parameters = entry.value.table else {
                 throw fail(entry.keyPosition, "a [defaults] key is 'kind.parameter' (for example tap.maxDuration), not '\(entry.key)'")
             }
@@ -138,6 +146,42 @@ struct ConfigReader: ConfigSectionReader {
         for entry in defaults[kind.gesture] ?? [] where !own.contains(entry.key) {
             try set(entry, in: &kind)
         }
+    }
+
+    /// `[defaults.pen]`: `kind.parameter` keys, each a distance or a duration of that kind.
+    mutating func readPenDefaults(_ table: TOMLTable) throws(ConfigError) {
+        for entry in table.entries {
+            guard let recognizer = registry.kind(named: entry.key), let parameters = entry.value.table else {
+                throw fail(entry.keyPosition, "a [defaults.pen] key is 'kind.parameter' (for example peek.slop), not '\(entry.key)'")
+            }
+            for parameter in parameters.entries {
+                var probe = RecognizerKind(defaultsOf: recognizer)
+                try setPen(parameter, in: &probe)
+            }
+            penDefaults[recognizer.gesture] = parameters.entries
+        }
+    }
+
+    /// A pen value: only a distance or a duration differs by tool (a slop, a duration limit).
+    func setPen(_ entry: TOMLEntry, in kind: inout RecognizerKind) throws(ConfigError) {
+        if let unit = kind.parameterNames.first(where: { $0.name == entry.key })?.unit, unit != .millimetres && unit != .milliseconds {
+            throw fail(entry.keyPosition, "\(kind.gesture.name).\(entry.key) is the same for every tool; a pen value is for a distance or a duration")
+        }
+        try set(entry, in: &kind)
+    }
+
+    /// What a round a pen starts uses: `kind` (the finger's, with its own keys and [defaults])
+    /// with the values the kind ships for pens, then `[defaults.pen]`, then the recognizer's own
+    /// `pen.*` keys; nil when the file says nothing of pens (the graph then takes the shipped
+    /// values itself, RecognizerSpec.resolvedPenKind).
+    func penKind(for kind: RecognizerKind, own: [TOMLEntry]) throws(ConfigError) -> RecognizerKind? {
+        let shared = penDefaults[kind.gesture] ?? []
+        if shared.isEmpty && own.isEmpty { return nil }
+        var pen = kind.withShippedPenValues
+        let ownKeys = Set(own.map(\.key))
+        for entry in shared where !ownKeys.contains(entry.key) { try setPen(entry, in: &pen) }
+        for entry in own { try setPen(entry, in: &pen) }
+        return pen
     }
 
     mutating func readTarget(_ value: TOMLValue) throws(ConfigError) -> TargetSpec {
@@ -215,9 +259,14 @@ struct ConfigReader: ConfigSectionReader {
             return out
         }
         var own: Set<String> = []
+        var pen: [TOMLEntry] = []
         for entry in table.entries {
             switch entry.key {
             case "kind": continue
+            case "pen":
+                // `pen.slop = "8mm"`: this recognizer's values for a pen's round (docs/config.md#tools).
+                guard let values = entry.value.table else { throw wrong(entry.value, "pen", "a table of this kind's distances and durations (pen.slop = \"8mm\")") }
+                pen = values.entries
             case "name":
                 guard case let .string(s) = entry.value.kind, !s.isEmpty else { throw wrong(entry.value, "a recognizer's name", "a non-empty string") }
                 spec.name = s
@@ -235,6 +284,7 @@ struct ConfigReader: ConfigSectionReader {
         }
         try applyDefaults(to: &kind, except: own)
         spec.kind = kind
+        spec.penKind = try penKind(for: kind, own: pen)
         source.recognizers.append(ConfigSourceMap.Table(name: spec.name, position: value.position, keys: keys))
         return spec
     }

@@ -82,9 +82,9 @@ func expectJSONLog(_ h: GestureHarness, _ expected: [String], sourceLocation: So
         h.move([(0, p(80, 80)), (1, p(110, 80))], over: 400)
         h.up([0, 1])
         expectJSONLog(h, [
-            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":1,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":63.33,"recognizer":"tap","reason":"movement 3.33 mm > 3.00 mm (by 0.33 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":63.33,"recognizer":"longPress","reason":"movement 3.33 mm > 3.00 mm (by 0.33 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":60.00,"recognizer":"longPress","reason":"2 fingers, needs 1","contacts":[0,1]}"#,
+            #"{"v":1,"seq":1,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":63.33,"recognizer":"tap","reason":"movement 3.33 mm > 3.00 mm (by 0.33 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":3,"time":0.066667,"device":0,"gesture":"explain","phase":"won","target":"surface","fingers":2,"x":95.00,"y":63.33,"recognizer":"pan","reason":"translation 3.33 mm ≥ 3.00 mm (margin 0.33 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":4,"time":0.066667,"device":0,"gesture":"pan","phase":"began","target":"surface","fingers":2,"x":95.00,"y":63.33,"recognizer":"pan","dx":0.00,"dy":3.33,"vx":0.0,"vy":50.0,"contacts":[0,1]}"#,
             #"{"v":1,"seq":5,"time":0.100000,"device":0,"gesture":"pan","phase":"changed","target":"surface","fingers":2,"x":95.00,"y":65.00,"recognizer":"pan","dx":0.00,"dy":5.00,"vx":0.0,"vy":50.0,"contacts":[0,1]}"#,
@@ -114,9 +114,9 @@ func expectJSONLog(_ h: GestureHarness, _ expected: [String], sourceLocation: So
         h.turn(about: p(100, 60), by: 1.0471975511965976, over: 300)
         h.up([0, 1])
         expectJSONLog(h, [
-            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":1,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"tap","reason":"movement 4.64 mm > 3.00 mm (by 1.64 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"longPress","reason":"movement 4.64 mm > 3.00 mm (by 1.64 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"longPress","reason":"2 fingers, needs 1","contacts":[0,1]}"#,
+            #"{"v":1,"seq":1,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"tap","reason":"movement 4.64 mm > 3.00 mm (by 1.64 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":3,"time":0.066667,"device":0,"gesture":"explain","phase":"won","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"rotate","reason":"rotation 13.33° ≥ 10.00° (margin 3.33°)","contacts":[0,1]}"#,
             #"{"v":1,"seq":4,"time":0.066667,"device":0,"gesture":"rotate","phase":"began","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"rotate","rotation":0.2327,"rotationVelocity":3.4906,"contacts":[0,1]}"#,
             #"{"v":1,"seq":5,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"swipe","reason":"lost to rotate, which won first and is not simultaneous with it","contacts":[0,1]}"#,
@@ -146,9 +146,9 @@ func expectJSONLog(_ h: GestureHarness, _ expected: [String], sourceLocation: So
         }
         h.up([0, 1])
         expectJSONLog(h, [
-            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":1,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":103.33,"y":60.00,"recognizer":"tap","reason":"movement 6.02 mm > 3.00 mm (by 3.02 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":103.33,"y":60.00,"recognizer":"longPress","reason":"movement 6.02 mm > 3.00 mm (by 3.02 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"longPress","reason":"2 fingers, needs 1","contacts":[0,1]}"#,
+            #"{"v":1,"seq":1,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":103.33,"y":60.00,"recognizer":"tap","reason":"movement 6.02 mm > 3.00 mm (by 3.02 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":3,"time":0.066667,"device":0,"gesture":"explain","phase":"won","target":"surface","fingers":2,"x":103.33,"y":60.00,"recognizer":"rotate","reason":"rotation 13.33° ≥ 10.00° (margin 3.33°)","contacts":[0,1]}"#,
             #"{"v":1,"seq":4,"time":0.066667,"device":0,"gesture":"rotate","phase":"began","target":"surface","fingers":2,"x":103.33,"y":60.00,"recognizer":"rotate","rotation":0.2327,"rotationVelocity":3.4906,"contacts":[0,1]}"#,
             #"{"v":1,"seq":5,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":103.33,"y":60.00,"recognizer":"swipe","reason":"lost to rotate, which won first and is not simultaneous with it","contacts":[0,1]}"#,
@@ -183,9 +183,9 @@ func expectJSONLog(_ h: GestureHarness, _ expected: [String], sourceLocation: So
         h.move([(0, p(80, 90)), (1, p(110, 90))], over: 100)
         h.up([0, 1])
         expectJSONLog(h, [
-            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":1,"time":0.033333,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":70.00,"recognizer":"tap","reason":"movement 10.00 mm > 3.00 mm (by 7.00 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":2,"time":0.033333,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":70.00,"recognizer":"longPress","reason":"movement 10.00 mm > 3.00 mm (by 7.00 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":60.00,"recognizer":"longPress","reason":"2 fingers, needs 1","contacts":[0,1]}"#,
+            #"{"v":1,"seq":1,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":2,"time":0.033333,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":95.00,"y":70.00,"recognizer":"tap","reason":"movement 10.00 mm > 3.00 mm (by 7.00 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":3,"time":0.033333,"device":0,"gesture":"explain","phase":"won","target":"surface","fingers":2,"x":95.00,"y":70.00,"recognizer":"pan","reason":"translation 10.00 mm ≥ 3.00 mm (margin 7.00 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":4,"time":0.033333,"device":0,"gesture":"pan","phase":"began","target":"surface","fingers":2,"x":95.00,"y":70.00,"recognizer":"pan","dx":0.00,"dy":10.00,"vx":0.0,"vy":300.0,"contacts":[0,1]}"#,
             #"{"v":1,"seq":5,"time":0.066667,"device":0,"gesture":"pan","phase":"changed","target":"surface","fingers":2,"x":95.00,"y":80.00,"recognizer":"pan","dx":0.00,"dy":20.00,"vx":0.0,"vy":300.0,"contacts":[0,1]}"#,
@@ -207,9 +207,9 @@ func expectJSONLog(_ h: GestureHarness, _ expected: [String], sourceLocation: So
         h.turn(about: p(100, 60), by: 1.0471975511965976, scale: 1.5, over: 300)
         h.up([0, 1])
         expectJSONLog(h, [
-            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":1,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"tap","reason":"movement 5.38 mm > 3.00 mm (by 2.38 mm)","contacts":[0,1]}"#,
-            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"longPress","reason":"movement 5.38 mm > 3.00 mm (by 2.38 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":0,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"longPress","reason":"2 fingers, needs 1","contacts":[0,1]}"#,
+            #"{"v":1,"seq":1,"time":0.000000,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"edgeSwipe","reason":"distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)","contacts":[0,1]}"#,
+            #"{"v":1,"seq":2,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"tap","reason":"movement 5.38 mm > 3.00 mm (by 2.38 mm)","contacts":[0,1]}"#,
             #"{"v":1,"seq":3,"time":0.066667,"device":0,"gesture":"explain","phase":"won","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"rotate","reason":"rotation 13.33° ≥ 10.00° (margin 3.33°)","contacts":[0,1]}"#,
             #"{"v":1,"seq":4,"time":0.066667,"device":0,"gesture":"rotate","phase":"began","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"rotate","rotation":0.2327,"rotationVelocity":3.4906,"contacts":[0,1]}"#,
             #"{"v":1,"seq":5,"time":0.066667,"device":0,"gesture":"explain","phase":"failed","target":"surface","fingers":2,"x":100.00,"y":60.00,"recognizer":"swipe","reason":"lost to rotate, which won first and is not simultaneous with it","contacts":[0,1]}"#,

@@ -198,11 +198,11 @@ import TouchlineTesting
         h.wait(100)
         h.up(0)
         expectLog(h, [
+            "0.000000 explain failed longPress: 2 fingers, needs 1",
             "0.000000 explain failed edgeSwipe: distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)",
             "0.025000 explain won pinch: span change 5.00 mm ≥ 5.00 mm (margin 0.00 mm)",
             "0.025000 pinch began f2 (100.00,60.00) scale=1.1250 span=45.00",
             "0.025000 explain failed tap: lost to pinch, which won first and is not simultaneous with it",
-            "0.025000 explain failed longPress: lost to pinch, which won first and is not simultaneous with it",
             "0.025000 explain failed swipe: lost to pinch, which won first and is not simultaneous with it",
             "0.033333 pinch changed f2 (100.00,60.00) scale=1.1667 span=46.67",
             "0.041667 pinch changed f2 (100.00,60.00) scale=1.2083 span=48.33",
@@ -226,11 +226,11 @@ import TouchlineTesting
             "0.600000 explain failed rotate: lost to longPress, which won first and is not simultaneous with it",
             "0.600000 explain failed pan: lost to longPress, which won first and is not simultaneous with it",
             "0.700000 longPress ended f1 (70.00,60.00) duration=600ms",
+            "1.100000 explain failed longPress: 2 fingers, needs 1",
             "1.100000 explain failed edgeSwipe: distance from the nearest edge 60.00 mm > 3.00 mm (by 57.00 mm)",
             "1.125000 explain won pinch: span change 5.00 mm ≥ 5.00 mm (margin 0.00 mm)",
             "1.125000 pinch began f2 (100.00,60.00) scale=1.1250 span=45.00",
             "1.125000 explain failed tap: lost to pinch, which won first and is not simultaneous with it",
-            "1.125000 explain failed longPress: lost to pinch, which won first and is not simultaneous with it",
             "1.125000 explain failed swipe: lost to pinch, which won first and is not simultaneous with it",
             "1.133333 pinch changed f2 (100.00,60.00) scale=1.1667 span=46.67",
             "1.141667 pinch changed f2 (100.00,60.00) scale=1.2083 span=48.33",

@@ -79,4 +79,26 @@ import TouchlineTesting
             "device 2: 0.160000 tap recognized f1 (20.00,20.00) count=1",
         ])
     }
+
+    /// A device's `seq` goes on across a new graph (a client's target, a reload): strictly
+    /// increasing for the device's life. On 8d7af8f a client that registered before the device
+    /// appeared made the graph rebuild after the first gesture, and `seq` went 0, 0, 1, 2.
+    @Test func seqGoesOnAcrossANewGraph() throws {
+        var pipeline = try Self.pipeline(starting: [0])
+        var events: [GestureEvent] = []
+        func tap(at ms: Int64) {
+            var script = Self.down(at: Point(x: 50, y: 50), start: Timestamp(microseconds: ms * 1000))
+            script.wait(60)
+            script.up(0)
+            for frame in script.frames { pipeline.feed(device: 0, frame: frame) { events.append($0) } }
+        }
+        tap(at: 0)
+        let surface = TouchScript.defaultSurface
+        pipeline.replaceGraph(device: 0, with: try ReplayDriver(configuration: .default, surface: surface), transform: nil, surface: surface) { events.append($0) }
+        tap(at: 1000)
+        tap(at: 2000)
+        pipeline.finish { events.append($0) }
+        #expect(events.map(\.seq) == [0, 1, 2])
+        #expect(events.map(\.gesture) == [.tap, .tap, .tap])
+    }
 }

@@ -180,7 +180,7 @@ extension DragRecognizer: GestureRecognizer {
     public static var defaultParameters: DragParameters { DragParameters() }
     public static let parameters: [RecognizerParameter<DragParameters>] = [
         .duration("minimumDuration", \.minimumDuration),
-        .distance("slop", \.slop),
+        .distance("slop", \.slop, pen: Thresholds.penPressSlop),
         .duration("itemTapDuration", \.itemTapDuration),
         .distance("itemTapSlop", \.itemTapSlop),
     ]

@@ -173,7 +173,7 @@ extension LongPressRecognizer: GestureRecognizer {
     public static let parameters: [RecognizerParameter<LongPressParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
         .duration("minimumDuration", \.minimumDuration),
-        .distance("slop", \.slop),
+        .distance("slop", \.slop, pen: Thresholds.penPressSlop),
     ]
     public init(parameters: LongPressParameters, surface: Size) { self.init(parameters: parameters) }
     public var stateName: StaticString { state.name }

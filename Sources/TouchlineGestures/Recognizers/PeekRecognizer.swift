@@ -396,7 +396,7 @@ extension PeekRecognizer: GestureRecognizer {
         .distance("sizeHysteresis", \.sizeHysteresis),
         .duration("peekDuration", \.peekDuration),
         .duration("popDuration", \.popDuration),
-        .distance("slop", \.slop),
+        .distance("slop", \.slop, pen: Thresholds.penPressSlop),
         .distance("actionsDistance", \.actionsDistance),
     ]
 

@@ -214,7 +214,7 @@ extension TapRecognizer: GestureRecognizer {
                             problem: { ParameterLimits.count($0.taps, 1, GraphConfiguration.Limits.mostTaps) }),
         .flag("eager", \.eager),
         .duration("maxDuration", \.maxDuration),
-        .distance("slop", \.slop),
+        .distance("slop", \.slop, pen: Thresholds.penPressSlop),
         .duration("multiTapInterval", \.multiTapInterval),
         .distance("multiTapDistance", \.multiTapDistance),
     ]

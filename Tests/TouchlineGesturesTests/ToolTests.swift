@@ -13,52 +13,28 @@ import TouchlineTrace
     /// One step of a crafted recording: at `ms`, these (code, value) ABS events then SYN_REPORT.
     typealias Step = (ms: Int, abs: [(UInt16, Int32)])
 
-    /// A libinput recording of a 217 × 136 mm touchscreen (10 units/mm) with ABS_MT_TOOL_TYPE.
+    /// A libinput recording of a 217 × 136 mm touchscreen (10 units/mm) with ABS_MT_TOOL_TYPE,
+    /// written by the project's own writer (as `touchline record` writes one).
     static func libinputRecording(_ steps: [Step]) -> String {
-        var text = """
-        # libinput record
-        version: 1
-        ndevices: 1
-        libinput:
-          version: "1.22.1"
-          git: "unknown"
-        system:
-          os: "touchline:crafted"
-          kernel: "crafted"
-          dmi: "dmi:crafted"
-        devices:
-        - node: /dev/input/event0
-          evdev:
-            # Name: Crafted Tool Touchscreen
-            name: "Crafted Tool Touchscreen"
-            id: [3, 4660, 22136, 1]
-            codes:
-              0: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] # EV_SYN
-              1: [330] # EV_KEY
-              3: [0, 1, 47, 53, 54, 55, 57] # EV_ABS
-            absinfo:
-              0: [0, 2170, 0, 0, 10]
-              1: [0, 1356, 0, 0, 10]
-              47: [0, 9, 0, 0, 0]
-              53: [0, 2170, 0, 0, 10]
-              54: [0, 1356, 0, 0, 10]
-              55: [0, 2, 0, 0, 0]
-              57: [0, 65535, 0, 0, 0]
-            properties: [1]
-          udev:
-            properties:
-            - ID_INPUT=1
-            - ID_INPUT_TOUCHSCREEN=1
-          events:
-
-        """
+        let axis = { (maximum: Int32, resolution: Int32) in AbsInfo(minimum: 0, maximum: maximum, resolution: resolution) }
+        let device = DeviceDescription(
+            name: "Crafted Tool Touchscreen", bus: 3, vendor: 0x1234, product: 0x5678, version: 1,
+            properties: [EventCodes.INPUT_PROP_DIRECT],
+            codes: [EventCodes.EV_SYN: [0], EventCodes.EV_KEY: [EventCodes.BTN_TOUCH],
+                    EventCodes.EV_ABS: [0, 1, slot, x, y, tool, tracking]],
+            absinfo: [0: axis(2170, 10), 1: axis(1356, 10), slot: axis(9, 0), x: axis(2170, 10), y: axis(1356, 10),
+                      tool: axis(2, 0), tracking: axis(65535, 0)],
+            udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"])
+        var writer = LibinputRecordWriter(devices: [device], sink: BytesSink())
         for step in steps {
-            let sec = step.ms / 1000, usec = (step.ms % 1000) * 1000
-            text += "  - evdev:\n"
-            for (code, value) in step.abs { text += "    - [\(sec), \(usec), 3, \(code), \(value)]\n" }
-            text += "    - [\(sec), \(usec), 0, 0, 0]\n"
+            let time = Timestamp(microseconds: Int64(step.ms) * 1000)
+            for (code, value) in step.abs {
+                try! writer.write(TraceEvent(device: 0, event: InputEvent(time: time, type: EventCodes.EV_ABS, code: code, value: value)))
+            }
+            try! writer.write(TraceEvent(device: 0, event: InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)))
         }
-        return text
+        try! writer.finish()
+        return String(decoding: (writer.sink as! BytesSink).bytes, as: UTF8.self)
     }
 
     static let slot: UInt16 = 47, x: UInt16 = 53, y: UInt16 = 54, tool: UInt16 = 55, tracking: UInt16 = 57

@@ -19,6 +19,9 @@ public final class ClientTargets {
 
     /// Targets one connection may hold at once.
     public static let maximumPerClient = 8
+    /// Recognizers one connection may hold at once over its targets: a graph has 64 slots, and
+    /// one client must not take all those the configuration leaves (issue 24, fairness).
+    public static let maximumRecognizersPerClient = 16
     /// Distinct names (targets and recognizers) registered over the daemon's life: a graph's
     /// names are interned for the life of the process (GestureName), so a client registering
     /// ever new names must not grow it without end.
@@ -79,6 +82,10 @@ public final class ClientTargets {
         let held = entries.count(where: { $0.owner == owner })
         if held >= Self.maximumPerClient {
             return .failure(ClientMessageError("register: this connection holds \(held) targets; at most \(Self.maximumPerClient) (unregister one first)"))
+        }
+        let slots = entries.reduce(request.spec.recognizers.count) { $0 + ($1.owner == owner ? $1.request.spec.recognizers.count : 0) }
+        if slots > Self.maximumRecognizersPerClient {
+            return .failure(ClientMessageError("register: this connection would hold \(slots) recognizers; at most \(Self.maximumRecognizersPerClient) (unregister a target first)"))
         }
         let fresh = Set([name] + request.spec.recognizers.map(\.name)).subtracting(names)
         if names.count + fresh.count > Self.maximumDistinctNames {

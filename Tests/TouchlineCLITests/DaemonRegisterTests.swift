@@ -163,6 +163,44 @@ let zoneRegistered = #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"de
         #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
         #expect(!daemon.process.output.contains("left out"), "daemon: \(daemon.process.output)")
     }
+
+    /// Issue 24, item 7 (on 8d7af8f one connection took 8 targets of 7 recognizers, 56 slots,
+    /// and another client's registration of 2 no longer fit the graph): a connection holds at
+    /// most 16 recognizers, and another client still registers.
+    @Test func oneConnectionCannotTakeEveryRecognizerSlot() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let greedy = try DaemonClient(path: daemon.socket)
+        let other = try DaemonClient(path: daemon.socket)
+        let seven = "[" + (0..<7).map { #"{"kind": "tap", "name": "r\#($0)"}"# }.joined(separator: ", ") + "]"
+        func register(_ name: String) -> String { #"{"register": {"name": "\#(name)", "rect": [0, 0, 0.1, 0.1], "units": "normalized", "recognizers": \#(seven)}}"# + "\n" }
+        for name in ["g0", "g1"] {
+            try greedy.send(register(name))
+            #expect(try greedy.line()?.hasPrefix(#"{"ok":{"registered":"\#(name)""#) == true)
+        }
+        try greedy.send(register("g2"))
+        #expect(try greedy.line() == #"{"error":"register: this connection would hold 21 recognizers; at most 16 (unregister a target first)"}"#)
+        for name in ["o0", "o1"] {
+            try other.send(register(name))
+            #expect(try other.line()?.hasPrefix(#"{"ok":{"registered":"\#(name)""#) == true)
+        }
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
+
+    /// Issue 24, item 7 (on 8d7af8f the 65th connection got "too many clients (64); try again
+    /// later" while 64 connections that never said anything held every place): when full, the
+    /// idle connection connected longest (neither subscribed nor registered) makes room.
+    @Test func idleConnectionsCannotLockEveryoneOut() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let idle = try (0..<64).map { _ in try DaemonClient(path: daemon.socket) }
+        let client = try DaemonClient(path: daemon.socket)
+        try client.send(#"{"subscribe": []}"# + "\n")
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        #expect(try idle[0].line() == #"{"error":"closed: idle (neither subscribed nor registered) while the daemon's 64 connections were taken"}"#)
+        #expect(try idle[0].line() == nil)
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        #expect(try client.line() == replay.trimmingCharacters(in: .newlines))
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
 }
 
 let allOverTheScreen = #"{"register": {"name": "all", "rect": [0, 0, 1, 1], "units": "normalized", "z": 1000000, "recognizers": [{"kind": "tap"}]}}"#

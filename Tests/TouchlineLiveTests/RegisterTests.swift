@@ -182,6 +182,18 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
         #expect(throws: Never.self) { try targets.register(try registration(zone), owner: 1).get() }
     }
 
+    /// One connection holds at most 16 recognizers: it cannot take every slot of the graph.
+    @Test func aConnectionHoldsAtMost16Recognizers() throws {
+        let targets = ClientTargets()
+        let six = #"[{"kind": "tap"}, {"kind": "tap", "name": "b"}, {"kind": "tap", "name": "c"}, {"kind": "tap", "name": "d"}, {"kind": "tap", "name": "e"}, {"kind": "tap", "name": "f"}]"#
+        for name in ["a", "b"] {
+            #expect(throws: Never.self) { try targets.register(try registration(#"{"register": {"name": "\#(name)", "rect": [0, 0, 1, 1], "recognizers": \#(six)}}"#), owner: 1).get() }
+        }
+        let third = try registration(#"{"register": {"name": "c", "rect": [0, 0, 1, 1], "recognizers": \#(six)}}"#)
+        #expect(refusal(targets.register(third, owner: 1)) == "register: this connection would hold 18 recognizers; at most 16 (unregister a target first)")
+        #expect(throws: Never.self) { try targets.register(third, owner: 2).get() }
+    }
+
     /// A configuration file places registered targets below its own unless `[socket] clientZ`
     /// grants a range: "all" at z 1000000 over the whole screen takes no tap from "surface".
     @Test func withAConfigurationARegisteredTargetSitsBelowItsTargets() throws {

@@ -134,6 +134,12 @@ let zoneRegistered = #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"de
         let result = try touchline("daemon", "--check-config", config)
         #expect(result.status == 65)
         #expect(result.stderr == "touchline: \(config):1: this action's target \"powerButton\" is not a declared target (declared: \"surface\"); declare it with [[target]], or a client of the socket could register it and choose where the action fires\n")
+        // Declared by a [[device]] graph file, it is a target of the configuration.
+        try "[[target]]\nname = \"powerButton\"\nrect = [0, 0, 10, 10]\n\n[[recognizer]]\nkind = \"tap\"\ntarget = \"powerButton\"\n"
+            .write(toFile: dir.appendingPathComponent("power-graph.toml").path, atomically: false, encoding: .utf8)
+        try "[[device]]\nmatch.name = \"*\"\ngraph = \"power-graph.toml\"\n\n[[action]]\ngesture = \"tap\"\ntarget = \"powerButton\"\nargv = [\"/bin/true\"]\n"
+            .write(toFile: config, atomically: false, encoding: .utf8)
+        #expect(try touchline("daemon", "--check-config", config).stdout == "\(config): ok\n")
     }
 
     /// Issue 24, items 1 and 4 (on 8d7af8f the second registration got "ok", then every

@@ -176,6 +176,21 @@ public final class EventSocketServer {
 
     func acceptAll() throws {
         while let fd = try UnixSocket.accept(listener) {
+            // Full: the idle connection connected longest makes room (docs/live.md, "Idle
+            // clients"), so that connections that never say anything cannot lock everyone out.
+            if clients.count >= options.maximumClients {
+                // A message may be waiting that makes a connection busy: read it first.
+                for client in clients where isIdle(client) { read(client) }
+            }
+            if clients.count >= options.maximumClients, let idle = clients.firstIndex(where: isIdle) {
+                reply.reset()
+                reply.beginObject()
+                reply.field("error", "closed: idle (neither subscribed nor registered) while the daemon's \(options.maximumClients) connections were taken")
+                reply.endObject()
+                reply.newline()
+                _ = try? UnixSocket.send(clients[idle].fd, reply.bytes, 0..<reply.bytes.count)
+                remove(at: idle)
+            }
             if clients.count >= options.maximumClients {
                 reply.reset()
                 reply.beginObject()
@@ -327,16 +342,27 @@ public final class EventSocketServer {
         return w.bytes
     }
 
+    /// A connection that has neither subscribed nor registered a target.
+    func isIdle(_ client: SocketClient) -> Bool {
+        client.filter == nil && !clientTargets.entries.contains { $0.owner == client.token }
+    }
+
+    /// Closes `clients[i]`; its targets go with it.
+    func remove(at i: Int) {
+        let client = clients[i]
+        clientTargets.removeAll(owner: client.token)
+        readiness.remove(client.fd)
+        UnixSocket.close(client.fd)
+        clients.remove(at: i)
+    }
+
     /// Removes closed clients and watches the others for what they now wait for.
     func sweep() throws {
         var i = 0
         while i < clients.count {
             let client = clients[i]
             if client.closed {
-                clientTargets.removeAll(owner: client.token)
-                readiness.remove(client.fd)
-                UnixSocket.close(client.fd)
-                clients.remove(at: i)
+                remove(at: i)
                 continue
             }
             let input = !client.isFull

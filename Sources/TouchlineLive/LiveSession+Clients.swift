@@ -17,9 +17,8 @@ extension LiveSession {
         guard let clientTargets, !clientTargets.entries.isEmpty else { return base }
         let specs = clientTargets.specs(forDevice: index)
         if specs.isEmpty { return base }
-        // A configuration target of the same name wins; the client's is left out.
-        let taken = Set(base.targets.map(\.name))
-        let merged = base.adding(specs.filter { !taken.contains($0.target.name) })
+        // A configuration target of the same name wins; the client's is left out (`merged`).
+        let merged = clientTargets.merged(base, specs)
         do {
             try merged.validate()
             return merged
@@ -27,6 +26,22 @@ extension LiveSession {
             sink.warn("device \(index): registered targets left out: \(error.message)")
             return base
         }
+    }
+
+    /// Tells the registered targets which devices run a graph of their own (a `[[device]]
+    /// graph`), so that a registration is checked against each (ClientTargets.register).
+    func shareDeviceGraphs() {
+        guard let clientTargets else { return }
+        clientTargets.deviceGraphs = setups.compactMapValues { $0.settings?.graphConfiguration }
+        clientTargets.openDevices = Set(setups.keys)
+        clientTargets.sectionGraphs = deviceConfiguration.devices.compactMap { section in
+            section.graphConfiguration.map { (section.graph ?? "", $0) }
+        }
+    }
+
+    /// Tells the registered targets the z range the configuration grants them.
+    func shareClientZ() {
+        clientTargets?.zRange = clientZFromConfiguration ? deviceConfiguration.clientZ : ClientTargets.anyZ
     }
 
     /// Rebuilds the graph of every idle device whose registered targets changed since it was

@@ -67,6 +67,7 @@ extension LiveSession {
             sink.deviceOpened(index, surface: setup.surface)
         }
         reloadActions?(configuration.actions)
+        actionTargets = configuration.actions.targets
         sink.warn("reload: \(configPath ?? "the configuration"): reloaded")
     }
 }

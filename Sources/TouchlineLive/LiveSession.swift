@@ -46,7 +46,17 @@ public struct LiveSession {
     /// Targets clients registered on the event socket, merged into the graphs
     /// (LiveSession+Clients.swift); nil: none.
     public var clientTargets: ClientTargets? {
-        didSet { clientTargets?.base = graphConfiguration }
+        didSet {
+            clientTargets?.base = graphConfiguration
+            clientTargets?.reservedNames = actionTargets
+            shareClientZ()
+            shareDeviceGraphs()
+        }
+    }
+    /// The targets the configuration's actions filter on, which no client may register (the
+    /// daemon sets them, and a reload).
+    public var actionTargets: Set<String> = [] {
+        didSet { clientTargets?.reservedNames = actionTargets }
     }
     /// Per output index, the `clientTargets.generation` its graph was built with.
     var clientGenerations: [Int: Int] = [:]
@@ -56,7 +66,18 @@ public struct LiveSession {
     /// reported and the running configuration stays. nil: SIGHUP changes nothing.
     public var reloadConfiguration: (() throws -> DaemonConfiguration)?
     /// `[[device]]` sections: per-device settings, matched when a device opens (and on reload).
-    public var deviceConfiguration = DeviceConfiguration()
+    public var deviceConfiguration = DeviceConfiguration() {
+        didSet {
+            shareClientZ()
+            shareDeviceGraphs()
+        }
+    }
+    /// Whether the configuration places registered targets (`[socket] clientZ`, else below its
+    /// own targets): the daemon with a configuration file. Without one (false) they keep the z
+    /// they ask for, as nothing configured is there to protect.
+    public var clientZFromConfiguration = false {
+        didSet { shareClientZ() }
+    }
     /// A device node's udev properties (TouchlineInput's UdevDatabase in production), read only
     /// when a section matches on them.
     public var udevProperties: ((String) -> [String: String]?)?
@@ -75,7 +96,9 @@ public struct LiveSession {
     /// unless the output is gestures), and the one order in time across devices.
     var pipeline: GesturePipeline
     /// What each device's graph was built from (a registered target rebuilds it from this).
-    var setups: [Int: DeviceSetup] = [:]
+    var setups: [Int: DeviceSetup] = [:] {
+        didSet { shareDeviceGraphs() }
+    }
     var nextIndex = 0
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false

@@ -126,6 +126,9 @@ public struct ActionConfiguration: Hashable, Sendable {
         self.maxRunning = maxRunning
     }
 
+    /// The targets actions filter on (`target`): no client of the socket may register one.
+    public var targets: Set<String> { Set(actions.compactMap(\.target)) }
+
     /// The actions that write to the daemon's uinput device (keys, button).
     public var inputActions: [ActionSpec] { actions.filter { $0.command.isInput } }
 }
@@ -154,6 +157,21 @@ public struct DaemonConfiguration: Hashable, Sendable {
         var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
         configuration.devices = try DeviceConfiguration.read(document.root, file: file)
         return configuration
+    }
+}
+
+extension DaemonConfiguration {
+    /// Every action's `target` names a target of the graph or of a `[[device]] graph` (the
+    /// daemon checks once it has read those files, Daemon.loadConfiguration): an undeclared one would match only a target some client of the
+    /// socket registers under that name, which would then choose where the action fires.
+    public func checkActionTargets(file: String) throws(ConfigError) {
+        var declared = Set(graph.targets.map(\.name))
+        for device in devices.devices { declared.formUnion(device.graphConfiguration?.targets.map(\.name) ?? []) }
+        for action in actions.actions {
+            guard let target = action.target, !declared.contains(target) else { continue }
+            let known = declared.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            throw ConfigError(file: file, line: action.line, message: "this action's target \"\(target)\" is not a declared target (declared: \(known)); declare it with [[target]], or a client of the socket could register it and choose where the action fires")
+        }
     }
 }
 

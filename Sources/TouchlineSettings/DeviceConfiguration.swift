@@ -12,10 +12,14 @@ public struct DeviceConfiguration: Hashable, Sendable {
     public var devices: [DeviceSpec]
     /// `[socket] group`: the socket file's group (applied where the socket is made).
     public var socketGroup: String?
+    /// `[socket] clientZ = [min, max]`: the z a target registered on the socket may take
+    /// (docs/live.md#registered-targets); nil: registered targets sit below the graph's own.
+    public var clientZ: ClosedRange<Int>?
 
-    public init(devices: [DeviceSpec] = [], socketGroup: String? = nil) {
+    public init(devices: [DeviceSpec] = [], socketGroup: String? = nil, clientZ: ClosedRange<Int>? = nil) {
         self.devices = devices
         self.socketGroup = socketGroup
+        self.clientZ = clientZ
     }
 
     /// The settings of the first section that matches, nil for none.
@@ -36,12 +40,16 @@ struct DeviceReader: ConfigSectionReader {
     func read(_ root: TOMLTable) throws(ConfigError) -> DeviceConfiguration {
         var configuration = DeviceConfiguration()
         if let entry = root["socket"] {
-            guard let table = entry.value.table else { throw wrong(entry.value, "socket", "a [socket] table (group)") }
+            guard let table = entry.value.table else { throw wrong(entry.value, "socket", "a [socket] table (group, clientZ)") }
             for setting in table.entries {
-                guard setting.key == "group" else {
-                    throw fail(setting.keyPosition, "unknown [socket] key '\(setting.key)'; expected group")
+                switch setting.key {
+                case "group":
+                    configuration.socketGroup = try string(setting.value, "socket.group", "a group name or number")
+                case "clientZ":
+                    configuration.clientZ = try zRange(setting.value)
+                default:
+                    throw fail(setting.keyPosition, "unknown [socket] key '\(setting.key)'; expected group or clientZ")
                 }
-                configuration.socketGroup = try string(setting.value, "socket.group", "a group name or number")
             }
         }
         if let entry = root["device"] {
@@ -56,6 +64,17 @@ struct DeviceReader: ConfigSectionReader {
     func string(_ v: TOMLValue, _ key: String, _ expected: String = "a non-empty string") throws(ConfigError) -> String {
         guard case let .string(s) = v.kind, !s.isEmpty, !s.utf8.contains(0) else { throw wrong(v, key, expected) }
         return s
+    }
+
+    /// `[min, max]`, two integers a target's z may take, min ≤ max.
+    func zRange(_ v: TOMLValue) throws(ConfigError) -> ClosedRange<Int> {
+        let expected = "[min, max]: two integers from -\(GraphConfiguration.Limits.farthestZ) to \(GraphConfiguration.Limits.farthestZ), min ≤ max (the z registered targets may take)"
+        guard case let .array(items) = v.kind, items.count == 2,
+              case let .integer(low) = items[0].kind, case let .integer(high) = items[1].kind,
+              GraphConfiguration.zAllowed(low), GraphConfiguration.zAllowed(high), low <= high else {
+            throw wrong(v, "socket.clientZ", expected)
+        }
+        return Int(low)...Int(high)
     }
 
     func numbers(_ v: TOMLValue, count: Int, _ key: String, _ expected: String) throws(ConfigError) -> [Double] {

@@ -15,6 +15,7 @@ extension Daemon {
         do {
             var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
             try loadDeviceGraphs(&configuration.devices, config: path)
+            try configuration.checkActionTargets(file: path)
             return configuration
         } catch let error as ConfigError {
             throw CLIError.data(error.description)
@@ -26,9 +27,12 @@ extension Daemon {
     static func configure(_ session: inout LiveSession, _ configuration: DaemonConfiguration, path: String?, runner: ActionRunner?) {
         session.graphConfiguration = configuration.graph
         session.deviceConfiguration = configuration.devices
+        session.actionTargets = configuration.actions.targets
         session.udevProperties = { UdevDatabase.properties(ofNode: $0) }
         session.configPath = path
         guard let path else { return }
+        // The file decides where registered targets sit ([socket] clientZ, else below its own).
+        session.clientZFromConfiguration = true
         session.reloadConfiguration = { try Daemon.loadConfiguration(path) }
         session.reloadActions = { runner?.replace($0) }
     }

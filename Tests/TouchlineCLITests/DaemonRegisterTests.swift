@@ -14,13 +14,17 @@ final class TapDaemon {
     let process: CleanProcess
     var ended = false
 
-    init(startDelay: Double) throws {
+    /// `files` (name: text) are written in its directory; with "config.toml" among them the
+    /// daemon runs with `--config` on it.
+    init(startDelay: Double, files: [String: String] = [:]) throws {
         dir = "/tmp/touchline-register-test-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         socket = dir + "/touchline.sock"
+        for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
         let recording = Paths.recordings.appendingPathComponent("tap.yml").path
+        let config = files["config.toml"] == nil ? [] : ["--config", dir + "/config.toml"]
         process = try CleanProcess(
-            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--socket", socket],
+            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--socket", socket] + config,
             outputIn: URL(fileURLWithPath: dir))
     }
 
@@ -99,4 +103,110 @@ let zoneRegistered = #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"de
         #expect(try observer.line() == replay.trimmingCharacters(in: .newlines))
         #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
     }
+
+    /// Issue 24, item 1 (on 8d7af8f "all" took the tap and the action never ran): with a
+    /// configuration, a client's target sits below its targets, whatever z it asks for, and
+    /// cannot take the name of one.
+    @Test func aClientCannotTakeTheConfigurationsTapsOrTargets() throws {
+        let daemon = try TapDaemon(startDelay: 1.5, files: ["config.toml": """
+            [[action]]
+            gesture = "tap"
+            target = "surface"
+            argv = ["/bin/true"]
+            """])
+        let client = try DaemonClient(path: daemon.socket)
+        try client.send(#"{"register": {"name": "surface", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": [{"kind": "tap"}]}}"# + "\n")
+        #expect(try client.line() == #"{"error":"register: \"surface\" is a target of the daemon's configuration; choose another name"}"#)
+        try client.send(allOverTheScreen + "\n")
+        #expect(try client.line() == #"{"ok":{"registered":"all","recognizers":["all.tap"],"devices":[]}}"#)
+        try client.send(#"{"subscribe": []}"# + "\n")
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        #expect(try client.line() == replay.trimmingCharacters(in: .newlines))
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
+
+    /// Issue 24, item 1 (8d7af8f said "ok" and exited 0): an action's target must be declared.
+    @Test func checkConfigRefusesAnActionOnAnUndeclaredTarget() throws {
+        let dir = Paths.temporaryDirectory()
+        let config = dir.appendingPathComponent("power.toml").path
+        try "[[action]]\ngesture = \"tap\"\ntarget = \"powerButton\"\nargv = [\"/bin/true\"]\n".write(toFile: config, atomically: false, encoding: .utf8)
+        let result = try touchline("daemon", "--check-config", config)
+        #expect(result.status == 65)
+        #expect(result.stderr == "touchline: \(config):1: this action's target \"powerButton\" is not a declared target (declared: \"surface\"); declare it with [[target]], or a client of the socket could register it and choose where the action fires\n")
+        // Declared by a [[device]] graph file, it is a target of the configuration.
+        try "[[target]]\nname = \"powerButton\"\nrect = [0, 0, 10, 10]\n\n[[recognizer]]\nkind = \"tap\"\ntarget = \"powerButton\"\n"
+            .write(toFile: dir.appendingPathComponent("power-graph.toml").path, atomically: false, encoding: .utf8)
+        try "[[device]]\nmatch.name = \"*\"\ngraph = \"power-graph.toml\"\n\n[[action]]\ngesture = \"tap\"\ntarget = \"powerButton\"\nargv = [\"/bin/true\"]\n"
+            .write(toFile: config, atomically: false, encoding: .utf8)
+        #expect(try touchline("daemon", "--check-config", config).stdout == "\(config): ok\n")
+    }
+
+    /// Issue 24, items 1 and 4 (on 8d7af8f the second registration got "ok", then every
+    /// registered target of the device was left out, with a line on stderr, and the tap went to
+    /// "pad"): a `[[device]] graph` of 58 recognizers; "zone" (1) fits, "more" (6) would take it
+    /// to 65 and is refused, "zone" stays and takes the tap at the z `[socket] clientZ` grants.
+    /// The trace's device opens after the start delay: the registrations are checked against
+    /// the graph of each section a device may match.
+    @Test func aRegistrationThatDoesNotFitADeviceGraphIsRefusedAndTheOthersStay() throws {
+        let pad = (0..<58).map { "[[recognizer]]\nname = \"t\($0)\"\nkind = \"tap\"\ntarget = \"pad\"\n" }.joined()
+        let daemon = try TapDaemon(startDelay: 1.5, files: [
+            "config.toml": "[socket]\nclientZ = [0, 100]\n\n[[device]]\nmatch.name = \"*\"\ngraph = \"pad.toml\"\n",
+            "pad.toml": "[[target]]\nname = \"pad\"\nrect = [0, 0, 1, 1]\nunits = \"normalized\"\n\n" + pad,
+        ])
+        let client = try DaemonClient(path: daemon.socket)
+        let other = try DaemonClient(path: daemon.socket)
+        try client.send(allOverTheScreen + "\n")
+        #expect(try client.line() == #"{"error":"register: z 1000000 is outside the range the daemon's configuration grants clients ([socket] clientZ = [0, 100])"}"#)
+        try client.send(registerZone + "\n")
+        #expect(try client.line() == zoneRegistered)
+        let six = #"[{"kind": "tap"}, {"kind": "tap", "name": "b"}, {"kind": "tap", "name": "c"}, {"kind": "tap", "name": "d"}, {"kind": "tap", "name": "e"}, {"kind": "tap", "name": "f"}]"#
+        try other.send(#"{"register": {"name": "more", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": \#(six)}}"# + "\n")
+        #expect(try other.line() == #"{"error":"register: \"more\" does not fit the graph of a device that may open ([[device]] graph \"pad.toml\"): a graph holds at most 64 recognizers, this one has 65"}"#)
+        try client.send(#"{"subscribe": []}"# + "\n")
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        #expect(try client.line() == #"{"v":1,"seq":0,"time":0.120000,"device":0,"gesture":"tap","phase":"recognized","target":"zone","fingers":1,"x":100.00,"y":70.00,"recognizer":"zone.tap","count":1,"duration":0.080000,"contacts":[0]}"#)
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+        #expect(!daemon.process.output.contains("left out"), "daemon: \(daemon.process.output)")
+    }
+
+    /// Issue 24, item 7 (on 8d7af8f one connection took 8 targets of 7 recognizers, 56 slots,
+    /// and another client's registration of 2 no longer fit the graph): a connection holds at
+    /// most 16 recognizers, and another client still registers.
+    @Test func oneConnectionCannotTakeEveryRecognizerSlot() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let greedy = try DaemonClient(path: daemon.socket)
+        let other = try DaemonClient(path: daemon.socket)
+        let seven = "[" + (0..<7).map { #"{"kind": "tap", "name": "r\#($0)"}"# }.joined(separator: ", ") + "]"
+        func register(_ name: String) -> String { #"{"register": {"name": "\#(name)", "rect": [0, 0, 0.1, 0.1], "units": "normalized", "recognizers": \#(seven)}}"# + "\n" }
+        for name in ["g0", "g1"] {
+            try greedy.send(register(name))
+            #expect(try greedy.line()?.hasPrefix(#"{"ok":{"registered":"\#(name)""#) == true)
+        }
+        try greedy.send(register("g2"))
+        #expect(try greedy.line() == #"{"error":"register: this connection would hold 21 recognizers; at most 16 (unregister a target first)"}"#)
+        for name in ["o0", "o1"] {
+            try other.send(register(name))
+            #expect(try other.line()?.hasPrefix(#"{"ok":{"registered":"\#(name)""#) == true)
+        }
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
+
+    /// Issue 24, item 7 (on 8d7af8f the 65th connection got "too many clients (64); try again
+    /// later" while 64 connections that never said anything held every place): when full, the
+    /// idle connection connected longest (neither subscribed nor registered) makes room.
+    @Test func idleConnectionsCannotLockEveryoneOut() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let idle = try (0..<64).map { _ in try DaemonClient(path: daemon.socket) }
+        let client = try DaemonClient(path: daemon.socket)
+        try client.send(#"{"subscribe": []}"# + "\n")
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        #expect(try idle[0].line() == #"{"error":"closed: idle (neither subscribed nor registered) while the daemon's 64 connections were taken"}"#)
+        #expect(try idle[0].line() == nil)
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        #expect(try client.line() == replay.trimmingCharacters(in: .newlines))
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
 }
+
+let allOverTheScreen = #"{"register": {"name": "all", "rect": [0, 0, 1, 1], "units": "normalized", "z": 1000000, "recognizers": [{"kind": "tap"}]}}"#

@@ -121,7 +121,7 @@ import TouchlineSettings
             == "daemon.toml:1:1: this [[device]] has no match; write match.name, match.path or match.udev (match.name = \"*\" for every device)")
         #expect(error("device = 1\n") == "daemon.toml:1:10: found 1 for device; expected [[device]] sections (an array of tables)")
         #expect(error("[socket]\ngroup = 0\n") == "daemon.toml:2:9: found 0 for socket.group; expected a group name or number")
-        #expect(error("[socket]\nmode = \"0666\"\n") == "daemon.toml:2:1: unknown [socket] key 'mode'; expected group")
+        #expect(error("[socket]\nmode = \"0666\"\n") == "daemon.toml:2:1: unknown [socket] key 'mode'; expected group or clientZ")
     }
 }
 

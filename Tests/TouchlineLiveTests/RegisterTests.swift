@@ -50,16 +50,26 @@ func tap(_ source: inout ScriptedSource, at time: Int64, x: Double, y: Double, i
 }
 
 func playWithClients(_ source: ScriptedSource, _ targets: ClientTargets, configuration: GraphConfiguration = .default,
-                     reload: (() throws -> GraphConfiguration)? = nil) throws -> TargetSink {
+                     reload: (() throws -> GraphConfiguration)? = nil, configure: (inout LiveSession) -> Void = { _ in }) throws -> TargetSink {
     var source = source
     let sink = TargetSink()
     var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
     session.graphConfiguration = configuration
+    configure(&session)
     session.reloadConfiguration = reload.map { reload in { DaemonConfiguration(graph: try reload()) } }
     session.clientTargets = targets
     try session.start(&source)
     try session.run(&source)
     return sink
+}
+
+/// A script on `screen` whose client (connection 7) registers `request` at 500 ms.
+func scriptRegistering(_ request: ClientTargetRequest) -> (ScriptedSource, ClientTargets) {
+    var source = ScriptedSource(clock: VirtualClock())
+    source.add(0, path: "/dev/input/event5", description: screen)
+    let targets = ClientTargets()
+    source.perform(at: ms(500)) { _ = try targets.register(request, owner: 7).get() }
+    return (source, targets)
 }
 
 let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "recognizers": [{"kind": "tap"}]}}"#
@@ -158,6 +168,78 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
     }
 }
 
+/// The configuration decides what clients may do (issue 24, items 1 and 4).
+@Suite struct RegistrationPolicyTests {
+    let all = #"{"register": {"name": "all", "rect": [0, 0, 1, 1], "units": "normalized", "z": 1000000, "recognizers": [{"kind": "tap"}]}}"#
+
+    @Test func aNameTheActionsFilterOnOrAZOutsideTheGrantedRangeIsRefused() throws {
+        let targets = ClientTargets()
+        targets.reservedNames = ["powerButton"]
+        let power = try registration(#"{"register": {"name": "powerButton", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": [{"kind": "tap"}]}}"#)
+        #expect(refusal(targets.register(power, owner: 1)) == "register: \"powerButton\" is a target the daemon's configured actions filter on; choose another name")
+        targets.zRange = 0...100
+        #expect(refusal(targets.register(try registration(all), owner: 1)) == "register: z 1000000 is outside the range the daemon's configuration grants clients ([socket] clientZ = [0, 100])")
+        #expect(throws: Never.self) { try targets.register(try registration(zone), owner: 1).get() }
+    }
+
+    /// One connection holds at most 16 recognizers: it cannot take every slot of the graph.
+    @Test func aConnectionHoldsAtMost16Recognizers() throws {
+        let targets = ClientTargets()
+        let six = #"[{"kind": "tap"}, {"kind": "tap", "name": "b"}, {"kind": "tap", "name": "c"}, {"kind": "tap", "name": "d"}, {"kind": "tap", "name": "e"}, {"kind": "tap", "name": "f"}]"#
+        for name in ["a", "b"] {
+            #expect(throws: Never.self) { try targets.register(try registration(#"{"register": {"name": "\#(name)", "rect": [0, 0, 1, 1], "recognizers": \#(six)}}"#), owner: 1).get() }
+        }
+        let third = try registration(#"{"register": {"name": "c", "rect": [0, 0, 1, 1], "recognizers": \#(six)}}"#)
+        #expect(refusal(targets.register(third, owner: 1)) == "register: this connection would hold 18 recognizers; at most 16 (unregister a target first)")
+        #expect(throws: Never.self) { try targets.register(third, owner: 2).get() }
+    }
+
+    /// A configuration file places registered targets below its own unless `[socket] clientZ`
+    /// grants a range: "all" at z 1000000 over the whole screen takes no tap from "surface".
+    @Test func withAConfigurationARegisteredTargetSitsBelowItsTargets() throws {
+        let request = try registration(all)
+        var (source, targets) = scriptRegistering(request)
+        tap(&source, at: 1000, x: 10, y: 10)
+        let sink = try playWithClients(source, targets, configure: { $0.clientZFromConfiguration = true })
+        expectLog(sink.log, ["1.080000 tap recognized f1 (10.00,10.00) count=1 @surface"])
+        // Granted a range, it keeps its z (and is on top at equal z, as before).
+        let merged = targets.merged(.default, [request.spec])
+        #expect(merged.targets.map(\.name) == ["all", "surface"])
+        targets.zRange = 0...100
+        #expect(targets.merged(.default, [request.spec]).targets.map(\.name) == ["surface", "all"])
+    }
+
+    /// A device with a graph of its own: a registration that would take it past 64 recognizers
+    /// is refused, one for other devices only is not, and what was registered stays.
+    @Test func aRegistrationIsCheckedAgainstEachDeviceGraphItWouldJoin() throws {
+        let targets = ClientTargets()
+        let pad = TargetSpec(name: "pad", rect: Rect(x: 0, y: 0, width: 1, height: 1), units: .normalized)
+        targets.deviceGraphs[1] = GraphConfiguration(targets: [pad], recognizers: (0..<58).map {
+            RecognizerSpec(name: "t\($0)", kind: .tap(TapParameters()), target: "pad")
+        })
+        let one = try registration(#"{"register": {"name": "one", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": [{"kind": "tap"}]}}"#)
+        #expect(throws: Never.self) { try targets.register(one, owner: 1).get() }
+        let six = #"[{"kind": "tap"}, {"kind": "tap", "name": "b"}, {"kind": "tap", "name": "c"}, {"kind": "tap", "name": "d"}, {"kind": "tap", "name": "e"}, {"kind": "tap", "name": "f"}]"#
+        let more = try registration(#"{"register": {"name": "more", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": \#(six)}}"#)
+        #expect(refusal(targets.register(more, owner: 2)) == "register: \"more\" does not fit device 1's graph ([[device]] graph): a graph holds at most 64 recognizers, this one has 65")
+        let elsewhere = try registration(#"{"register": {"name": "more", "rect": [0, 0, 1, 1], "units": "normalized", "devices": [0], "recognizers": \#(six)}}"#)
+        #expect(throws: Never.self) { try targets.register(elsewhere, owner: 2).get() }
+        #expect(targets.specs(forDevice: 1).map(\.target.name) == ["one"])
+        // A device that is not open yet may match a section with that graph: refused too. No
+        // device is open, so "more" (for device 0) may join it as well: 58 + 1 + 6 + 6.
+        targets.deviceGraphs = [:]
+        targets.sectionGraphs = [("pad.toml", GraphConfiguration(targets: [pad], recognizers: (0..<58).map {
+            RecognizerSpec(name: "t\($0)", kind: .tap(TapParameters()), target: "pad")
+        }))]
+        let later = try registration(#"{"register": {"name": "later", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": \#(six)}}"#)
+        #expect(refusal(targets.register(later, owner: 3)) == "register: \"later\" does not fit the graph of a device that may open ([[device]] graph \"pad.toml\"): a graph holds at most 64 recognizers, this one has 71")
+        targets.deviceGraphs[1] = targets.sectionGraphs[0].graph
+        // The device graph's own target names are the configuration's too.
+        let taken = try registration(#"{"register": {"name": "pad", "rect": [0, 0, 1, 1], "units": "normalized", "recognizers": [{"kind": "tap"}]}}"#)
+        #expect(refusal(targets.register(taken, owner: 3)) == "register: \"pad\" is a target of the daemon's configuration; choose another name")
+    }
+}
+
 @Suite struct RegisteredTargetSessionTests {
     @Test func aRegisteredTargetTakesItsTapsUntilItsClientGoes() throws {
         let clock = VirtualClock()
@@ -234,12 +316,7 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
     }
 
     @Test func aReloadKeepsRegisteredTargetsUnlessTheNewConfigurationDeclaresTheName() throws {
-        let clock = VirtualClock()
-        var source = ScriptedSource(clock: clock)
-        source.add(0, path: "/dev/input/event5", description: screen)
-        let targets = ClientTargets()
-        let request = try registration(zone)
-        source.perform(at: ms(500)) { _ = try targets.register(request, owner: 7).get() }
+        var (source, targets) = scriptRegistering(try registration(zone))
         source.hangup(at: ms(600))
         tap(&source, at: 1000, x: 10, y: 10)
         source.hangup(at: ms(1500))

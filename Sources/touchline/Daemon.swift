@@ -115,6 +115,7 @@ struct Daemon: ParsableCommand {
         let configuration = try config.map { try Daemon.loadConfiguration($0) } ?? DaemonConfiguration()
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
+        try Daemon.checkSocketPath(path)
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
             var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
@@ -166,6 +167,25 @@ struct Daemon: ParsableCommand {
         try session.start(&source)
         try drop?.apply()
         source.ready()
-        try session.run(&source)
+        do {
+            try session.run(&source)
+        } catch let error as SystemError where stdout && error.operation == "write" && error.isBrokenPipe {
+            // --stdout's reader went away (`| head -1`): end as `replay | head` does, with 0,
+            // the socket removed and actions ended by the defers above.
+        }
+    }
+
+    /// A socket path that cannot be bound is a usage error (64) named before anything opens:
+    /// bind(2)'s ENOENT or ENAMETOOLONG exited 70, as if the daemon had failed.
+    static func checkSocketPath(_ path: String) throws(CLIError) {
+        guard !path.isEmpty else { throw CLIError.usage("--socket needs a path") }
+        let length = path.utf8.count
+        guard length <= SocketConnection.maximumPathLength else {
+            throw CLIError.usage("\(path): a socket path holds at most \(SocketConnection.maximumPathLength) bytes, found \(length)")
+        }
+        let directory = FilePath.directory(of: path)
+        guard directory.isEmpty || FilePath.isDirectory(directory) else {
+            throw CLIError.usage("\(path): no directory \(directory) to make the socket in")
+        }
     }
 }

@@ -62,11 +62,15 @@ struct Listen: ParsableCommand {
                 throw CLIError.io("\(path): cannot read: \(error.message)")
             }
             if n == 0 { break }
+            // What was pending holds no newline (it was searched): only the new bytes are, so
+            // a long line arriving in many reads is searched once, not again on every read.
+            var searchFrom = pending.count
             pending.append(contentsOf: buffer[0..<n])
             var start = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            while let newline = pending[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = pending[start..<newline]
                 start = newline + 1
+                searchFrom = start
                 if !replied {
                     // The daemon's reply to the subscription: not an event.
                     replied = true

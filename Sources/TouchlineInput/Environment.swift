@@ -35,6 +35,12 @@ public enum FilePath {
         return stat(path, &st) == 0
     }
 
+    /// Whether a directory exists at `path`, following links.
+    public static func isDirectory(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+    }
+
     /// The folder part of `path`, as NSString's deletingLastPathComponent gives it:
     /// "a/b.toml" → "a", "b.toml" → "", "/b.toml" → "/", trailing slashes ignored.
     public static func directory(of path: String) -> String {

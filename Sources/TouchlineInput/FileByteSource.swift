@@ -85,6 +85,28 @@ public struct FileByteSource: ByteSource {
         }
     }
 
+    /// A file that must be a regular file (a configuration). O_NONBLOCK makes open(2) of a FIFO
+    /// return at once instead of waiting for a writer (which hung SIGHUP, and with it the
+    /// daemon); fstat then refuses anything but a regular file, on which O_NONBLOCK changes
+    /// nothing, so reads stay plain reads.
+    public static func regularFile(path: String) throws -> FileByteSource {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { throw Error(path: path, operation: "open", errno: errno) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            let failure = errno
+            close(fd)
+            throw Error(path: path, operation: "open", errno: failure)
+        }
+        let type = st.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(fd)
+            if type == S_IFDIR { throw Error(path: path, operation: "open", errno: EISDIR) }
+            throw CLIError.noInput("\(path): not a regular file (\(fileTypeName(type))); a configuration is read from a regular file")
+        }
+        return FileByteSource(path: path, descriptor: Descriptor(fd))
+    }
+
     /// Whether a regular file exists at `path` (for finding a `.desc` beside an `.events`).
     public static func exists(_ path: String) -> Bool {
         var st = stat()
@@ -95,7 +117,7 @@ public struct FileByteSource: ByteSource {
 /// A small file (a configuration) read whole, as raw bytes: the TOML reader checks the UTF-8
 /// itself and names the bad byte. Traces are streamed instead.
 public func readSmallFile(_ path: String) throws -> [UInt8] {
-    var source = try FileByteSource(path: path)
+    var source = try FileByteSource.regularFile(path: path)
     var bytes: [UInt8] = []
     while true {
         let before = bytes.count
@@ -104,4 +126,15 @@ public func readSmallFile(_ path: String) throws -> [UInt8] {
         if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
     }
     return bytes
+}
+
+/// What a non-regular file is, for the message that refuses it.
+private func fileTypeName(_ type: mode_t) -> String {
+    switch type {
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "of an unknown type"
+    }
 }

@@ -86,7 +86,8 @@ public enum StandardError {
 
     /// A message for the user, prefixed with the program name. A standard error that cannot be
     /// written (closed, full) loses the message, not the command's work.
+    /// Control characters are escaped: a message quotes device names and paths from traces.
     public static func warn(_ message: String) {
-        write("touchline: " + message + "\n")
+        write("touchline: " + message.escapingControlCharacters + "\n")
     }
 }

@@ -17,6 +17,9 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
     }
 
+    /// A write whose reader went away (EPIPE: `touchline … | head`).
+    public var isBrokenPipe: Bool { code == EPIPE }
+
     /// The error for the errno the last failed libc call left.
     static func last(_ operation: String, path: String? = nil) -> SystemError {
         SystemError(operation, path: path, code: touchline_errno())

@@ -74,6 +74,7 @@ public final class JSONLinesSink: LiveSink {
 
     public func warn(_ message: String) {
         // A standard error that cannot be written loses the message, not the session.
-        try? FileOutput.standardError.write("touchline: " + message + "\n")
+        // Control characters escaped: a message quotes device names from traces and devices.
+        try? FileOutput.standardError.write("touchline: " + message.escapingControlCharacters + "\n")
     }
 }

@@ -125,7 +125,7 @@ public final class TraceClock: LiveClock {
 
     public func now() -> Timestamp {
         let elapsed = Double((EventLoop.now() - start).microseconds) * speed
-        let t = origin + Interval(microseconds: Int64(max(0, elapsed)))
+        let t = Timestamp(microseconds: saturatingSum(origin.microseconds, elapsed))
         return t > latest ? t : latest
     }
 
@@ -134,6 +134,16 @@ public final class TraceClock: LiveClock {
     /// When trace time `t` is due on CLOCK_MONOTONIC.
     func realTime(_ t: Timestamp) -> Timestamp {
         let offset = Double(max(0, (t - origin).microseconds)) / speed
-        return start + Interval(microseconds: Int64(offset))
+        return Timestamp(microseconds: saturatingSum(start.microseconds, offset))
     }
+}
+
+/// `base + offset` microseconds, `offset` (≥ 0 in use) held within a quarter of Int64's range
+/// and the sum saturating, so that no speed or clock reading can reach the trap of a Double
+/// beyond Int64 or of an overflowing addition: a far future is only "never".
+func saturatingSum(_ base: Int64, _ offset: Double) -> Int64 {
+    let limit = Double(Int64.max / 4)
+    let clamped = offset.isNaN ? 0 : Int64(min(max(offset, 0), limit))
+    let (sum, overflow) = base.addingReportingOverflow(clamped)
+    return overflow ? Int64.max : sum
 }

@@ -66,6 +66,24 @@ protocol ConfigSectionReader {
 extension ConfigSectionReader {
     func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
 
+    /// Refuses a bare number of milliseconds (no unit) from 0 to 10 ms, exclusive: durations
+    /// that short are slips for seconds (`timeout = 2` was a 2 ms action timeout,
+    /// `minimumDuration = 0.8` made every tap a long press). The message gives the unit it was
+    /// read in and the two ways to say what was meant; a string with a unit ("5ms") is taken
+    /// as written.
+    func refuseSlipForSeconds(_ value: TOMLValue, _ key: String) throws(ConfigError) {
+        let ms: Double
+        switch value.kind {
+        case let .integer(n): ms = Double(n)
+        case let .float(d): ms = d
+        default: return
+        }
+        guard ms > 0 && ms < 10 else { return }
+        func shown(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) }
+        let n = shown(ms)
+        throw fail(value.position, "\(key) = \(n) is read in milliseconds: \(n) ms, too short to be meant; write \"\(n)s\" for \(n) s (\(shown(ms * 1000)) ms), or \"\(n)ms\" if \(n) ms is meant (a bare number is milliseconds, docs/config.md#units)")
+    }
+
     /// "found X for KEY; expected Y" at the value.
     func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
         fail(value.position, "found \(value.found) for \(key); expected \(expected)")

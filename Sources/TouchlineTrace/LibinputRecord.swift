@@ -99,9 +99,27 @@ func scalarText(_ l: Span<UInt8>, _ range: Range<Int>) -> String {
         while k < r.upperBound {
             if l[k] == UInt8(ascii: "\\") && k + 1 < r.upperBound {
                 k += 1
+                // YAML's double-quoted escapes (a device name may hold any byte).
                 switch l[k] {
                 case UInt8(ascii: "n"): out.append(0x0A)
                 case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "0"): out.append(0x00)
+                case UInt8(ascii: "a"): out.append(0x07)
+                case UInt8(ascii: "b"): out.append(0x08)
+                case UInt8(ascii: "v"): out.append(0x0B)
+                case UInt8(ascii: "f"): out.append(0x0C)
+                case UInt8(ascii: "r"): out.append(0x0D)
+                case UInt8(ascii: "e"): out.append(0x1B)
+                case UInt8(ascii: "x"), UInt8(ascii: "u"), UInt8(ascii: "U"):
+                    let digits = l[k] == UInt8(ascii: "x") ? 2 : l[k] == UInt8(ascii: "u") ? 4 : 8
+                    if let scalar = hexScalar(l, from: k + 1, digits: digits, end: r.upperBound) {
+                        out.append(contentsOf: String(Character(scalar)).utf8)
+                        k += digits
+                    } else {
+                        // Not an escape YAML knows: kept as written.
+                        out.append(UInt8(ascii: "\\"))
+                        out.append(l[k])
+                    }
                 default: out.append(l[k])
                 }
             } else {
@@ -112,6 +130,24 @@ func scalarText(_ l: Span<UInt8>, _ range: Range<Int>) -> String {
         return String(decoding: out, as: UTF8.self)
     }
     return text(of: l.extracting(r))
+}
+
+/// The scalar written as `digits` hex digits at `start` (a `\x`, `\u` or `\U` escape).
+private func hexScalar(_ l: Span<UInt8>, from start: Int, digits: Int, end: Int) -> Unicode.Scalar? {
+    guard start + digits <= end else { return nil }
+    var value: UInt32 = 0
+    for k in start..<(start + digits) {
+        let b = l[k]
+        let digit: UInt8
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = b - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = b - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = b - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+        value = value << 4 | UInt32(digit)
+    }
+    return Unicode.Scalar(value)
 }
 
 /// Parses an event row `- [sec, usec, type, code, value] # comment` whose '-' is at `dash`.

@@ -57,6 +57,13 @@ struct OutputBuffer {
     mutating func appendQuoted(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         for b in s.utf8 {
+            // A control byte raw would end the YAML line (LF) or reach a terminal (ESC): written
+            // as YAML's `\xHH`, which the reader decodes.
+            if b < 0x20 || b == 0x7F {
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(b >> 4)], hex[Int(b & 0xF)]])
+                continue
+            }
             if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { bytes.append(UInt8(ascii: "\\")) }
             bytes.append(b)
         }

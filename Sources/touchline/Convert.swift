@@ -40,6 +40,11 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    func validate() throws {
+        // Before the trace is read: "" failed only once the whole conversion was done.
+        if output.isEmpty { throw ValidationError("-o/--output needs a file name, or - for standard output") }
+    }
+
     func run() throws {
         try reportingErrors { try convert() }
     }

@@ -63,6 +63,11 @@ struct Daemon: ParsableCommand {
 
     @OptionGroup var format: FormatOptions
 
+    /// `--speed`: a thousandth of real time to the soak's million times (docs/performance.md).
+    static let speedRange = 0.001...1_000_000.0
+    /// `--start-delay`, in seconds.
+    static let startDelayRange = 0.0...86_400.0
+
     var tracePath: String? {
         source.hasPrefix("trace:") ? String(source.dropFirst("trace:".count)) : nil
     }
@@ -75,8 +80,14 @@ struct Daemon: ParsableCommand {
         }
         if source != "libinput" && seat != "seat0" { throw ValidationError("--seat applies to --source libinput") }
         if tracePath == "" { throw ValidationError("--source trace: needs a file, as trace:FILE") }
-        if !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number, found \(speed)") }
-        if !(startDelay >= 0 && startDelay.isFinite) { throw ValidationError("--start-delay must not be negative, found \(startDelay)") }
+        // Bounded so that the trace clock's arithmetic (microseconds in Int64) cannot overflow:
+        // 1e-15 or 1e308 reached a trap converting Double to Int64.
+        if !(Daemon.speedRange ~= speed) {
+            throw ValidationError("--speed must be between \(Daemon.speedRange.lowerBound) and \(Int(Daemon.speedRange.upperBound)), found \(speed)")
+        }
+        if !(Daemon.startDelayRange ~= startDelay) {
+            throw ValidationError("--start-delay must be between 0 and \(Int(Daemon.startDelayRange.upperBound)) seconds (a day), found \(startDelay)")
+        }
         if tracePath == nil && (speed != 1 || startDelay != 0 || loop != 1) {
             throw ValidationError("--speed, --start-delay and --loop apply to --source trace:FILE")
         }
@@ -104,6 +115,7 @@ struct Daemon: ParsableCommand {
         let configuration = try config.map { try Daemon.loadConfiguration($0) } ?? DaemonConfiguration()
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
+        try Daemon.checkSocketPath(path)
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
             var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
@@ -155,6 +167,25 @@ struct Daemon: ParsableCommand {
         try session.start(&source)
         try drop?.apply()
         source.ready()
-        try session.run(&source)
+        do {
+            try session.run(&source)
+        } catch let error as SystemError where stdout && error.operation == "write" && error.isBrokenPipe {
+            // --stdout's reader went away (`| head -1`): end as `replay | head` does, with 0,
+            // the socket removed and actions ended by the defers above.
+        }
+    }
+
+    /// A socket path that cannot be bound is a usage error (64) named before anything opens:
+    /// bind(2)'s ENOENT or ENAMETOOLONG exited 70, as if the daemon had failed.
+    static func checkSocketPath(_ path: String) throws(CLIError) {
+        guard !path.isEmpty else { throw CLIError.usage("--socket needs a path") }
+        let length = path.utf8.count
+        guard length <= SocketConnection.maximumPathLength else {
+            throw CLIError.usage("\(path): a socket path holds at most \(SocketConnection.maximumPathLength) bytes, found \(length)")
+        }
+        let directory = FilePath.directory(of: path)
+        guard directory.isEmpty || FilePath.isDirectory(directory) else {
+            throw CLIError.usage("\(path): no directory \(directory) to make the socket in")
+        }
     }
 }

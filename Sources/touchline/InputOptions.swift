@@ -22,7 +22,7 @@ struct InputOptions: ParsableArguments {
 
     func validate() throws {
         if let size, Self.parseSize(size) == nil {
-            throw ValidationError("--size takes WIDTHxHEIGHT in millimetres, both positive (for example 217x135.6); got '\(size)'.")
+            throw ValidationError("--size takes WIDTHxHEIGHT in millimetres, each between \(Int(Self.sizeRange.lowerBound)) and \(Int(Self.sizeRange.upperBound)) (for example 217x135.6); got '\(size)'.")
         }
         var seen: Set<UInt16> = []
         for text in range {
@@ -81,10 +81,14 @@ struct InputOptions: ParsableArguments {
 
     var userSize: Size? { size.flatMap(Self.parseSize) }
 
+    /// A touchscreen's side in mm, from a watch's to a wall's: 1e-308 gave a 0 × 0 surface
+    /// (every position 0), 1e308 infinite ones.
+    static let sizeRange = 1.0...10_000.0
+
     static func parseSize(_ text: String) -> Size? {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w.isFinite, h.isFinite, w > 0, h > 0 else { return nil }
+              sizeRange ~= w, sizeRange ~= h else { return nil }
         return Size(width: w, height: h)
     }
 

@@ -123,7 +123,8 @@ struct DeviceSummary {
             c.contactsOverCapacity > 0 ? counted(c.contactsOverCapacity, "contact") + " over capacity" : nil,
         ].compactMap { $0 }
         if !notes.isEmpty { lines.append("  device nonsense:   " + notes.joined(separator: ", ")) }
-        return lines.joined(separator: "\n") + "\n\n"
+        // The name and path come from the trace: their control characters are shown, not obeyed.
+        return lines.map(\.escapingControlCharacters).joined(separator: "\n") + "\n\n"
     }
 
     /// The keys are camelCase, as the events' (`maxContacts` as `scaleVelocity`); lengths in

@@ -49,7 +49,7 @@ struct Listen: ParsableCommand {
 
         var out = OutputStream(fd: 1)
         var text = TextEventWriter(color: format.colorsStandardOutput)
-        var pending: [UInt8] = []
+        var lines = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var replied = false
         // --relative-time: the first event's time, in µs (listen sees events, not input).
@@ -62,11 +62,8 @@ struct Listen: ParsableCommand {
                 throw CLIError.io("\(path): cannot read: \(error.message)")
             }
             if n == 0 { break }
-            pending.append(contentsOf: buffer[0..<n])
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[start..<newline]
-                start = newline + 1
+            lines.append(buffer[0..<n])
+            while let line = lines.nextLine() {
                 if !replied {
                     // The daemon's reply to the subscription: not an event.
                     replied = true
@@ -83,7 +80,6 @@ struct Listen: ParsableCommand {
                     out.write(Array(shown) + [UInt8(ascii: "\n")])
                 }
             }
-            pending.removeSubrange(..<start)
             out.flush()
         }
         out.flush()

@@ -26,7 +26,8 @@ struct Touchline: ParsableCommand {
     /// A bare `touchline` is a usage error: the help goes to standard error and the status says
     /// nothing was done, so a script that forgot its subcommand does not pass.
     func run() throws {
-        warn("missing a subcommand\n\n" + Self.helpMessage())
+        // Not through warn(), which escapes newlines: the help is several lines on purpose.
+        StandardError.write("touchline: missing a subcommand\n\n" + Self.helpMessage() + "\n")
         throw ExitCode(ExitStatus.usage)
     }
 }

@@ -66,6 +66,25 @@ import Glibc
         #expect(stdin.stderr.contains("--loop needs a file it can read again"))
     }
 
+    /// Timing options that reached a trap converting Double to Int64 (SIGILL, the socket left
+    /// behind) are refused before anything runs, naming the option and its range.
+    @Test func timingOptionsOutOfRangeAreRefused() throws {
+        let recording = Paths.recordings.appendingPathComponent("long-press.yml").path
+        let cases = [
+            ("--speed", "1e-15", "--speed must be between 0.001 and 1000000, found 1e-15"),
+            ("--speed", "1e308", "--speed must be between 0.001 and 1000000, found 1e+308"),
+            ("--speed", "1e12", "--speed must be between 0.001 and 1000000, found 1000000000000.0"),
+            ("--start-delay", "9.3e12", "--start-delay must be between 0 and 86400 seconds (a day), found 9300000000000.0"),
+            ("--start-delay", "-1", "--start-delay must be between 0 and 86400 seconds (a day), found -1.0"),
+        ]
+        for (option, value, message) in cases {
+            let result = try touchline("daemon", "--source", "trace:" + recording, option + "=" + value, "--socket", "/tmp/never-made.sock")
+            #expect(result.status == 64, "\(option) \(value): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(option) \(value): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-made.sock"))
+    }
+
     func event(_ line: String) throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
     }

@@ -1,0 +1,73 @@
+// Issue 24's smaller items, each on the real binary: a closed --stdout ends the daemon with 0,
+// socket paths that cannot be bound are usage errors named before anything opens, `convert
+// -o ""` is refused before converting, and --size refuses sides that make no surface.
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct SmallerHardeningTests {
+    let recording = Paths.recordings.appendingPathComponent("pinch.yml").path
+
+    /// `touchline daemon --stdout | head -1`: the reader takes one line and goes; the daemon's
+    /// next write gets EPIPE, and it ends with 0 (as `replay | head` does), its socket removed.
+    @Test func daemonStdoutClosedByTheReaderExitsZero() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let socketPath = dir.path + "/touchline.sock"
+        let process = Process()
+        process.executableURL = Paths.binary
+        process.arguments = ["daemon", "--source", "trace:" + recording, "--speed", "5", "--socket", socketPath, "--stdout"]
+        let out = Pipe()
+        let errPath = dir.path + "/stderr.txt"
+        FileManager.default.createFile(atPath: errPath, contents: nil)
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        var first: [UInt8] = []
+        while !first.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "the daemon printed no line")
+            first += chunk
+        }
+        try out.fileHandleForReading.close()
+        #expect(eventually { !process.isRunning }, "the daemon did not end after its reader went away")
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        #expect(!process.isRunning && process.terminationStatus == 0, "stderr: \(stderr)")
+        #expect(!stderr.contains("Broken pipe"), "stderr: \(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: socketPath))
+    }
+
+    @Test func unbindableSocketPathsAreUsageErrors() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let long = dir.path + "/" + String(repeating: "a", count: 120) + ".sock"
+        let cases = [
+            (dir.path + "/missing/touchline.sock", "no directory \(dir.path)/missing to make the socket in"),
+            ("", "--socket needs a path"),
+            (long, "a socket path holds at most 107 bytes, found \(long.utf8.count)"),
+        ]
+        for (path, message) in cases {
+            let result = try touchline("daemon", "--source", "trace:" + recording, "--socket", path)
+            #expect(result.status == 64, "\(path): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(path): \(result.stderr)")
+        }
+    }
+
+    @Test func convertToAnEmptyNameIsRefusedBeforeConverting() throws {
+        let result = try touchline("convert", recording, "-o", "")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("-o/--output needs a file name, or - for standard output"), "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("cannot move"))
+    }
+
+    @Test(arguments: ["1e-308x1e-308", "0.5x100", "100x1e308", "20000x100"])
+    func sizesThatMakeNoSurfaceAreRefused(_ size: String) throws {
+        let result = try touchline("replay", recording, "--size", size)
+        #expect(result.status == 64, "\(size): \(result.stdout.prefix(200))")
+        #expect(result.stderr.contains("each between 1 and 10000"), "stderr: \(result.stderr)")
+    }
+}

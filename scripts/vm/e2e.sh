@@ -380,7 +380,9 @@ nice -n -10 $T daemon --source libinput --stdout --socket $D/l.sock > $D/li.json
 PD=$!
 wait_sock $D/l.sock $PD
 $T play --start-delay 0.5 --hold 0.3 Recordings/tap.yml > $D/li.node 2>$D/li.play.err
-sleep 0.5
+# Until the tap is out (at most 10 s), not a fixed 0.5 s: under a loaded host the emulated
+# guest once took longer, and SIGTERM came before the daemon had read the device.
+n=0; while [ $n -lt 100 ] && ! grep -q '"gesture":"tap"' $D/li.jsonl 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
 kill -TERM $PD 2>/dev/null; wait $PD; sd=$?
 $T replay Recordings/tap.yml | untimed > $D/li.want
 untimed < $D/li.jsonl > $D/li.got

@@ -227,7 +227,9 @@ public struct LibinputRecordWriter {
         out.append("- node: ")
         out.append(nodes[index])
         out.append("\n  evdev:\n    # Name: ")
-        out.append(d.name)
+        // A comment is read by people (and ends at a newline): the name's control characters
+        // escaped, as everything printed for a person (the quoted `name:` below keeps them).
+        out.append(d.name.escapingControlCharacters)
         out.append("\n    # ID: bus 0x")
         out.appendHex(UInt64(d.bus), width: 1)
         out.append(" vendor 0x")

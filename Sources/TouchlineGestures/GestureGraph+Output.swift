@@ -11,13 +11,7 @@ extension GestureGraph {
             assert(contactLists[t] == recomputedContactList(on: t), "the cached contact list of target \(t) is stale")
             return contactLists[t]
         }
-        var list = ContactList()
-        store.withTracked { tracked in
-            for i in tracked.indices where tracked[i].target == t {
-                list.append(tracked[i].id)
-                if tracked[i].tool != .finger { list.tool = tracked[i].tool }
-            }
-        }
+        let list = recomputedContactList(on: t)
         contactLists[t] = list
         // The general path recomputes every list.
         if usesFastPaths && t < 64 { contactListsValid |= bit }

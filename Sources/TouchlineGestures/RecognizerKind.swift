@@ -284,12 +284,6 @@ public struct RecognizerKind: Hashable, Sendable {
         return pen(recognizer)
     }
 
-    /// The parameters the kind ships a pen value for, with that value in its unit.
-    public var shippedPenValues: [(name: String, value: Double)] {
-        func values<R: GestureRecognizer>(_ r: R.Type) -> [(name: String, value: Double)] { r.parameters.compactMap { p in p.pen.map { (p.name, $0.number) } } }
-        return values(recognizer)
-    }
-
     /// Sets parameter `name` (declared: see `parameterNames`); false when the kind has none.
     public mutating func set(_ name: String, _ value: ParameterValue) -> Bool {
         func set<R: GestureRecognizer>(_ r: R.Type) -> Bool {

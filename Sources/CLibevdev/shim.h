@@ -247,6 +247,9 @@ static inline int touchline_spawn(char *const argv[], char *const envp[], int *p
     sigemptyset(&none);
     sigfillset(&all);
     r = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    /* Its standard output goes where the daemon's messages go (stderr: the journal), never
+       into the daemon's own standard output, which `daemon --stdout` keeps for events. */
+    if (r == 0) r = posix_spawn_file_actions_adddup2(&actions, 2, 1);
     if (r == 0) r = posix_spawnattr_setsigmask(&attributes, &none);
     if (r == 0) r = posix_spawnattr_setsigdefault(&attributes, &all);
     if (r == 0) r = posix_spawnattr_setpgroup(&attributes, 0);

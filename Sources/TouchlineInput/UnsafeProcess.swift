@@ -8,7 +8,8 @@ import TouchlineCore
 
 public enum UnsafeProcess {
     /// Starts `argv` (PATH search for a first element without a slash) with `environment`
-    /// ("NAME=value" strings). Returns the pid.
+    /// ("NAME=value" strings), in a process group of its own (its pid), standard input
+    /// /dev/null and standard output the caller's standard error. Returns the pid.
     public static func spawn(argv: [String], environment: [String]) throws(SystemError) -> Int32 {
         guard let program = argv.first else { throw SystemError("posix_spawn", code: EINVAL) }
         // strdup'ed so that the pointers outlive the call; freed after it.

@@ -41,10 +41,10 @@ extension GesturePipeline {
 /// JSON Lines to a descriptor (schema v1, as `touchline replay` prints), warnings to standard
 /// error prefixed with the program's name. One reused line buffer: no allocation per line.
 public final class JSONLinesSink: LiveSink {
-    let output: FileOutput
+    let output: any LineOutput
     var line = JSONWriter()
 
-    public init(output: FileOutput = .standardOutput) { self.output = output }
+    public init(output: any LineOutput = FileOutput.standardOutput) { self.output = output }
 
     public func gesture(_ event: GestureEvent) throws {
         line.reset()

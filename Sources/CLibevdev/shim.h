@@ -274,6 +274,16 @@ static inline int touchline_reap(int pid) {
 }
 
 static inline int touchline_kill_group(int pid, int signo) { return kill(-pid, signo); }
+
+/// Whether process group `pgid` still has a process: 1 or 0. Its members that are the caller's
+/// own children and have exited are reaped first (a daemon that is PID 1 inherits orphans, whose
+/// zombies would otherwise count for ever).
+static inline int touchline_group_alive(int pgid) {
+    int status;
+    while (waitpid(-pgid, &status, WNOHANG) > 0) {}
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
 static inline int touchline_sigterm(void) { return SIGTERM; }
 static inline int touchline_sigkill(void) { return SIGKILL; }
 static inline int touchline_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }

@@ -44,6 +44,12 @@ public enum UnsafeProcess {
         _ = touchline_kill_group(pid, kill ? touchline_sigkill() : touchline_sigterm())
     }
 
+    /// Whether the process group `pgid` (a child's, started by `spawn`) still has a process
+    /// once its leader has been reaped: what a shell left running in the background.
+    public static func groupAlive(_ pgid: Int32) -> Bool {
+        touchline_group_alive(pgid) == 1
+    }
+
     /// The daemon's environment, as "NAME=value" strings.
     public static func currentEnvironment() -> [String] {
         var result: [String] = []

@@ -1,0 +1,38 @@
+// An action is its process group (issue 24, item 10): what its command leaves running in the
+// background keeps the action running, holding its place under maxRunning, until the group is
+// empty, and no longer than its timeout. Real processes; bounded waits on the runner's descriptor.
+import Foundation
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineLive
+
+@Suite struct ActionGroupTests {
+    /// The shell exits at once; its background `sleep 0.3` holds the only place until it ends
+    /// by itself, found by the runner's check of the group, with no warning and nothing killed.
+    @Test func aBackgroundProcessHoldsTheActionsPlaceUntilItEnds() throws {
+        let harness = try ActionHarness("""
+            [actions]
+            maxRunning = 1
+
+            [[action]]
+            gesture = "tap"
+            timeout = "60s"
+            shell = true
+            argv = "(sleep 0.3 &); exit 0"
+            """)
+        let start = Date()
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        // The shell's exit wakes the runner: it is reaped, and the group stays.
+        harness.runner.wait(milliseconds: 1000)
+        #expect(harness.runner.running == 1)
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 2))
+        #expect(harness.runner.started == 1)
+        #expect(harness.runner.skipped == 1)
+        #expect(harness.settle(seconds: 5))
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed >= 0.3 && elapsed < 3, "the group ended after \(elapsed) s")
+        #expect(harness.runner.killed == 0)
+        #expect(!harness.box.lines.contains { $0.contains("timeout") }, "\(harness.box.lines)")
+    }
+}

@@ -32,8 +32,11 @@ public final class ActionRunner {
         var terminated = false
         /// The leader exited (and was reaped) while processes it started stay in the group (a
         /// shell's `cmd &`): no pidfd tells when those end, so the group is checked every
-        /// `lingerCheck` until it is empty or its deadline comes.
+        /// `lingerCheck` (next at `nextCheck`) until it is empty or its deadline comes.
         var leaderExited = false
+        var nextCheck = Timestamp(microseconds: .max)
+        /// When the timer must wake the runner for this child.
+        var wake: Timestamp { leaderExited ? min(deadline, nextCheck) : deadline }
     }
     var children: [Child] = []
     /// Per action: the event time it last ran at (for `repeat`).
@@ -178,9 +181,13 @@ public final class ActionRunner {
                     warn("action (line \(action.line)) " + (status.signal != 0 ? "ended by signal \(status.signal)" : "exited with \(status.code)"))
                 }
             }
-            if child.leaderExited && !UnsafeProcess.groupAlive(child.pid) {
-                children.remove(at: index)
-                continue
+            if child.leaderExited {
+                if !UnsafeProcess.groupAlive(child.pid) {
+                    children.remove(at: index)
+                    continue
+                }
+                // Stored, not taken from each rearm: events re-arm the timer all the time.
+                child.nextCheck = t + Self.lingerCheck
             }
             if t >= child.deadline {
                 let action = child.action
@@ -198,16 +205,15 @@ public final class ActionRunner {
                     // Reaped when its pidfd says so; checked again after another grace.
                     child.deadline = t + ActionConfiguration.killGrace
                 }
-                children[index] = child
             }
+            children[index] = child
             index += 1
         }
         rearm()
     }
 
     func rearm() {
-        let check = now() + Self.lingerCheck
-        let next = children.map { $0.leaderExited ? min($0.deadline, check) : $0.deadline }.min()
+        let next = children.map(\.wake).min()
         do {
             try watcher.setDeadline(next)
         } catch {

@@ -35,4 +35,28 @@ import TouchlineLive
         #expect(harness.runner.killed == 0)
         #expect(!harness.box.lines.contains { $0.contains("timeout") }, "\(harness.box.lines)")
     }
+
+    /// As in the daemon's loop: `service()` only when the runner's descriptor is readable, and
+    /// an event every 20 ms (each re-arming the runner's timer). The group's check still comes
+    /// every 200 ms: the place is free soon after the background sleep ends, not at the timeout.
+    @Test func eventsDoNotPutOffTheGroupsCheck() throws {
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            timeout = "60s"
+            shell = true
+            argv = "(sleep 0.3 &); exit 0"
+            """)
+        let start = Date()
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        var ms: Int64 = 1
+        while harness.runner.running > 0 && Date().timeIntervalSince(start) < 5 {
+            var ready = pollfd(fd: harness.runner.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 20) == 1 { harness.runner.service() }
+            ms += 20
+            harness.runner.handle(event(PanRecognizer.gesture, .changed, at: ms))
+        }
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(harness.runner.running == 0 && elapsed < 3, "the group was still counted after \(elapsed) s")
+    }
 }

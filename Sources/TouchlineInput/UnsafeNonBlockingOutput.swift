@@ -93,7 +93,8 @@ public final class NonBlockingOutput: LineOutput {
     /// the rest of one that went out in part is always queued. EPIPE is thrown (the daemon
     /// ends with 0, as `replay | head` does).
     public func write(_ bytes: [UInt8]) throws(SystemError) {
-        guard !bytes.isEmpty else { return }
+        // After `finish` the descriptor is closed (and its number may be another file's).
+        guard !bytes.isEmpty, !closed else { return }
         if mode == .direct {
             do {
                 try FileOutput(fd: fd).write(bytes)

@@ -1,6 +1,7 @@
 // Where a live session's output goes. The executable writes JSON Lines to standard output, each
-// line in one write(2) as soon as it is complete (a live consumer must not wait for a buffer);
-// tests collect the events themselves.
+// line in one write(2) as soon as it is complete (a live consumer must not wait for a buffer;
+// `daemon --stdout` through TouchlineInput's NonBlockingOutput, which never waits for its
+// reader either); tests collect the events themselves.
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput

@@ -8,9 +8,9 @@ import TouchlineGestures
 import TouchlineLive
 
 @Suite struct ActionGroupTests {
-    /// The shell exits at once; its background `sleep 0.3` holds the only place until it ends
-    /// by itself, found by the runner's check of the group, with no warning and nothing killed.
-    @Test func aBackgroundProcessHoldsTheActionsPlaceUntilItEnds() throws {
+    /// One place (`maxRunning = 1`), taken by a tap whose shell exits at once, leaving a
+    /// `sleep 0.3` in its group; and when the tap came.
+    func startingABackgroundSleep() throws -> (ActionHarness, Date) {
         let harness = try ActionHarness("""
             [actions]
             maxRunning = 1
@@ -23,6 +23,13 @@ import TouchlineLive
             """)
         let start = Date()
         harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        return (harness, start)
+    }
+
+    /// The shell exits at once; its background `sleep 0.3` holds the only place until it ends
+    /// by itself, found by the runner's check of the group, with no warning and nothing killed.
+    @Test func aBackgroundProcessHoldsTheActionsPlaceUntilItEnds() throws {
+        let (harness, start) = try startingABackgroundSleep()
         // The shell's exit wakes the runner: it is reaped, and the group stays.
         harness.runner.wait(milliseconds: 1000)
         #expect(harness.runner.running == 1)
@@ -40,15 +47,7 @@ import TouchlineLive
     /// an event every 20 ms (each re-arming the runner's timer). The group's check still comes
     /// every 200 ms: the place is free soon after the background sleep ends, not at the timeout.
     @Test func eventsDoNotPutOffTheGroupsCheck() throws {
-        let harness = try ActionHarness("""
-            [[action]]
-            gesture = "tap"
-            timeout = "60s"
-            shell = true
-            argv = "(sleep 0.3 &); exit 0"
-            """)
-        let start = Date()
-        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        let (harness, start) = try startingABackgroundSleep()
         var ms: Int64 = 1
         while harness.runner.running > 0 && Date().timeIntervalSince(start) < 5 {
             var ready = pollfd(fd: harness.runner.fileDescriptor, events: Int16(POLLIN), revents: 0)

@@ -323,6 +323,11 @@ struct ActionReader: ConfigSectionReader {
             guard case let .string(s) = argv.kind, !s.isEmpty else {
                 throw wrong(argv, "an action's argv with shell = true", "one non-empty string, the command for /bin/sh -c")
             }
+            // The command reaches sh as a C string: a NUL ("\u0000") would cut it there, and
+            // sh would run only the part before it.
+            guard !s.utf8.contains(0) else {
+                throw wrong(argv, "an action's argv with shell = true", "a command without NUL characters (/bin/sh -c would run it cut at the first)")
+            }
             return .shell(s)
         } else {
             let expected = "a non-empty list of strings (program, arguments…), run without a shell; write shell = true to run one string with /bin/sh -c"

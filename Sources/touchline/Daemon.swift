@@ -34,7 +34,7 @@ struct Daemon: ParsableCommand {
     @Option(help: ArgumentHelp("Once the devices, the socket and uinput are open, become this user (and group; default: the user's), with the user's supplementary groups. Needs root; an unknown user exits 67.", valueName: "name[:group]"))
     var user: String?
 
-    @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
+    @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text). A reader too slow loses events (counted on stderr); it never holds up the daemon.")
     var stdout = false
 
     @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen through libevdev, hotplug by inotify; pressure and touch size), libinput (the udev seat through libinput, hotplug by udev; no pressure) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|libinput|trace:FILE"))
@@ -146,7 +146,16 @@ struct Daemon: ParsableCommand {
         }
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
-        var copy: (any LiveSink)? = stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil
+        // --stdout is one more subscriber: a reader that stops reading loses events (counted on
+        // stderr), never holds up the input, the socket's clients or SIGTERM.
+        let standardOutput = stdout ? NonBlockingOutput(warn: { StandardError.warn($0) }) : nil
+        if let standardOutput, let fd = standardOutput.fileDescriptor {
+            try source.watch(fd) { try standardOutput.service() }
+        }
+        defer { standardOutput?.finish() }
+        var copy: (any LiveSink)? = standardOutput.map { output in
+            format.isText ? TextLinesSink(output: output, color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink(output: output)
+        }
         if format.relativeTime { copy = copy.map { RelativeTimeSink($0) } }
         let sink = SocketSink(server: server, copy: copy)
         // With a file, a runner even without actions: SIGHUP may bring some.

@@ -22,7 +22,7 @@ import Glibc
         #expect(unit.contains("ExecStart=/usr/local/bin/touchline daemon --config /etc/touchline/daemon.toml"))
         for line in ["Type=notify", "NoNewPrivileges=yes", "ProtectSystem=strict", "DevicePolicy=closed", "DeviceAllow=char-input rw",
                      "DeviceAllow=/dev/uinput rw", "RuntimeDirectory=touchline", "RestrictAddressFamilies=AF_UNIX AF_NETLINK",
-                     "SystemCallFilter=@system-service"] {
+                     "SystemCallFilter=@system-service", "KillMode=control-group"] {
             #expect(unit.split(separator: "\n").contains(Substring(line)), "the unit has no \(line)")
         }
         let dir = Paths.temporaryDirectory()

@@ -83,4 +83,54 @@ import Glibc
         #expect(result.stderr.contains("/dev/uinput"), "stderr: \(result.stderr)")
         #expect(access(socket, F_OK) != 0)
     }
+
+    /// `edge = "left"` filters on the edge swipe's own field: on a recording of a left edge
+    /// swipe, the action on the left edge runs and the one on the right edge does not. (The
+    /// daemon of 8d7af8f refused `edge` as an unknown key, exit 65; `direction = "left"`,
+    /// which it took, never fired: an edge swipe's events have `edge`, not `direction`.)
+    @Test func anEdgeFilterRunsTheActionOnThatEdgeOnly() throws {
+        let recording = Paths.recordings.appendingPathComponent("edge-swipe-left.yml").path
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "edgeSwipe"
+            edge = "right"
+            argv = ["/bin/sh", "-c", "printf right >> \\"$1/fired\\"", "sh", "\(dir.path)"]
+
+            [[action]]
+            gesture = "edgeSwipe"
+            edge = "left"
+            argv = ["/bin/sh", "-c", "printf left >> \\"$1/fired\\"", "sh", "\(dir.path)"]
+            """)
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "100", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        #expect(contents(of: dir.path + "/fired") != nil, "daemon: \(daemon.output)")
+        kill(daemon.pid, SIGTERM)
+        let end = daemon.wait()
+        ended = true
+        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        // Both actions would have been started by the same event; the daemon waits for its
+        // actions before it exits, so a right-edge run would have written by now.
+        #expect(try String(contentsOfFile: dir.path + "/fired", encoding: .utf8) == "left")
+    }
+
+    /// `direction` on an edge swipe is refused at `--check-config`, naming the fields an edge
+    /// swipe's events have (8d7af8f accepted it, and the action never fired).
+    @Test func aFilterOnAFieldTheGestureDoesNotHaveIsAConfigError() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "edgeSwipe"
+            direction = "left"
+            argv = ["true"]
+            """)
+        let result = try touchline("daemon", "--check-config", config)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(":3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy"), "\(result.stderr)")
+    }
 }

@@ -37,6 +37,9 @@ struct Daemon: ParsableCommand {
     @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
     var stdout = false
 
+    @Flag(help: "Run everything, but write input actions (keys, button) as lines on stderr instead of through uinput: a configuration can be tried on any machine. Commands (argv) still run.")
+    var dryRun = false
+
     @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen through libevdev, hotplug by inotify; pressure and touch size), libinput (the udev seat through libinput, hotplug by udev; no pressure) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|libinput|trace:FILE"))
     var source = "evdev"
 
@@ -137,7 +140,7 @@ struct Daemon: ParsableCommand {
     func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration, drop: PrivilegeDrop?) throws {
         var source = source
         // Before the socket: without /dev/uinput the daemon stops at once, naming the action.
-        let input = try Daemon.inputDevice(for: configuration.actions, config: config)
+        let input = try Daemon.inputDevice(for: configuration.actions, config: config, dryRun: dryRun, log: { StandardError.warn($0) })
         let server: EventSocketServer
         do {
             server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))

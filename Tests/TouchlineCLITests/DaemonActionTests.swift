@@ -133,4 +133,36 @@ import Glibc
         #expect(result.status == 65)
         #expect(result.stderr.contains(":3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy"), "\(result.stderr)")
     }
+
+    /// Issue 26: `daemon --dry-run` runs a `button` action on a machine without /dev/uinput,
+    /// as a line naming the events it would write (8d7af8f: no such option, 64; without it,
+    /// the daemon stops at start-up, 73, as the test above shows).
+    @Test func aDryRunWritesAButtonActionAsLinesWithoutUinput() throws {
+        let recording = Paths.recordings.appendingPathComponent("long-press.yml").path
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "longPress"
+            button = "right"
+            """)
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--dry-run", "--source", "trace:" + recording, "--speed", "10", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        #expect(eventually { daemon.output.contains("EV_KEY BTN_RIGHT 0") }, "daemon: \(daemon.output)")
+        kill(daemon.pid, SIGTERM)
+        let end = daemon.wait()
+        ended = true
+        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        let lines = daemon.output.split(separator: "\n").filter { $0.contains("dry run:") }
+        // The pointer moves to the long press (its place on the panel, scaled to 0…32767),
+        // then the button goes down and up, a frame each.
+        #expect(lines == [
+            "touchline: dry run: uinput frame: EV_ABS ABS_X 22650, EV_ABS ABS_Y 21748, EV_SYN SYN_REPORT 0",
+            "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0",
+            "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 0, EV_SYN SYN_REPORT 0",
+        ])
+    }
 }

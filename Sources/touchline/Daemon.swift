@@ -37,6 +37,9 @@ struct Daemon: ParsableCommand {
     @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
     var stdout = false
 
+    @Flag(help: "Also publish why each recognizer won or failed, as replay --explain does: lines with \"gesture\":\"explain\" on the socket (and --stdout), which `listen --explain` shows. Off by default: most clients want gestures only.")
+    var explain = false
+
     @Flag(help: "Run everything, but write input actions (keys, button) as lines on stderr instead of through uinput: a configuration can be tried on any machine. Commands (argv) still run.")
     var dryRun = false
 
@@ -166,10 +169,14 @@ struct Daemon: ParsableCommand {
         session.latencyProbe = probe
         defer { if let probe { StandardError.write(probe.summary + "\n") } }
         Daemon.configure(&session, configuration, path: config, runner: sink.actions)
+        session.explain = explain
         session.clientTargets = server.clientTargets
         try session.start(&source)
         try drop?.apply()
         source.ready()
+        // Said once, on stderr (the journal): where clients connect, what is open, what runs.
+        let devices = session.devices.values.sorted { $0.index < $1.index }.map { "\($0.path) (\($0.name))" }
+        StandardError.warn("listening on \(path); \(devices.count) device\(devices.count == 1 ? "" : "s")\(devices.isEmpty ? " (waiting for one)" : ": " + devices.joined(separator: ", ")); \(config.map { "config " + $0 } ?? "the embedded graph, no actions")\(explain ? "; explain on" : "")\(dryRun ? "; dry run: input actions as lines" : "")")
         do {
             try session.run(&source)
         } catch let error as SystemError where stdout && error.operation == "write" && error.isBrokenPipe {

@@ -156,7 +156,10 @@ import Glibc
         let end = daemon.wait()
         ended = true
         #expect(end?.status == 0, "daemon: \(daemon.output)")
-        let lines = daemon.output.split(separator: "\n").filter { $0.contains("dry run:") }
+        // The start line first (issue 26: the daemon said nothing when it began to listen).
+        #expect(daemon.output.split(separator: "\n").first.map(String.init)
+            == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: input actions as lines")
+        let lines = daemon.output.split(separator: "\n").filter { $0.contains("dry run: uinput") }
         // The pointer moves to the long press (its place on the panel, scaled to 0…32767),
         // then the button goes down and up, a frame each.
         #expect(lines == [

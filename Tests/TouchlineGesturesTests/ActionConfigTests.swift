@@ -70,8 +70,10 @@ import TouchlineSettings
             == "daemon.toml:4:1: unknown action key 'command': tap events have no field 'command'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of tap events: fingers, x, y, tool, count, duration (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=)")
         #expect(error("[actions]\nmaxRunning = 0\n") == "daemon.toml:2:14: found 0 for actions.maxRunning; expected an integer from 1 to 256")
         #expect(error("action = 3\n") == "daemon.toml:1:10: found 3 for action; expected [[action]] sections (an array of tables)")
-        // The graph's own errors are unchanged in the daemon's file.
-        #expect(error("[[bogus]]\nx = 1\n") == "daemon.toml:1:1: unknown section [[bogus]]; expected [defaults], [[target]] or [[recognizer]]")
+        // In the daemon's file an unknown section's message lists every section the file may
+        // hold (issue 26: it listed only the graph's).
+        #expect(error("[[bogus]]\nx = 1\n") == "daemon.toml:1:1: unknown section [[bogus]]; expected [defaults], [[target]], [[recognizer]], [socket], [[device]], [actions] or [[action]]")
+        #expect(error("sockets = 1\n") == "daemon.toml:1:1: unknown top-level key 'sockets'; expected 'version' or a [defaults], [[target]], [[recognizer]], [socket], [[device]], [actions] or [[action]] section")
     }
 
     @Test func inputActionsReadKernelKeyNamesAndAButton() throws {

@@ -35,6 +35,10 @@ public final class ActionRunner {
         /// `lingerCheck` (next at `nextCheck`) until it is empty or its deadline comes.
         var leaderExited = false
         var nextCheck = Timestamp(microseconds: .max)
+        /// The read end of the pipe its standard output and error write to (-1 once closed),
+        /// and what it gave after its last complete line.
+        var output: Int32 = -1
+        var pending: [UInt8] = []
         /// When the timer must wake the runner for this child.
         var wake: Timestamp { leaderExited ? min(deadline, nextCheck) : deadline }
     }
@@ -56,6 +60,11 @@ public final class ActionRunner {
     public var running: Int { children.count }
     /// How often a group whose leader has exited is checked for processes left in it.
     static let lingerCheck = Interval(microseconds: 200_000)
+    /// An action's output line longer than this is passed on in pieces of this size; at most
+    /// `outputPerService` bytes of one action are read per wake, so that a chatty action cannot
+    /// hold the daemon's loop.
+    static let outputLineLimit = 4096
+    static let outputPerService = 65536
 
     /// Readable when a child exited or a timeout passed: call `service()`.
     public var fileDescriptor: Int32 { watcher.fileDescriptor }
@@ -113,9 +122,10 @@ public final class ActionRunner {
             case .keys, .button: continue
             }
             do {
-                let pid = try UnsafeProcess.spawn(argv: argv, environment: environment ?? baseEnvironment)
+                let (pid, output) = try UnsafeProcess.spawnCapturingOutput(argv: argv, environment: environment ?? baseEnvironment)
                 let pidfd = watcher.watch(pid)
-                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: now() + action.timeout))
+                watcher.watchOutput(output)
+                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: now() + action.timeout, output: output))
                 lastRun[index] = event.time
                 started += 1
             } catch {
@@ -172,6 +182,7 @@ public final class ActionRunner {
         var index = 0
         while index < children.count {
             var child = children[index]
+            passOnOutput(&child)
             if !child.leaderExited, let status = UnsafeProcess.reap(child.pid) {
                 watcher.unwatch(child.pidfd)
                 child.pidfd = -1
@@ -183,6 +194,7 @@ public final class ActionRunner {
             }
             if child.leaderExited {
                 if !UnsafeProcess.groupAlive(child.pid) {
+                    closeOutput(&child)
                     children.remove(at: index)
                     continue
                 }
@@ -210,6 +222,40 @@ public final class ActionRunner {
             index += 1
         }
         rearm()
+    }
+
+    /// Passes on the lines the action's processes printed, each on the daemon's stderr (the
+    /// journal) as `action (line N): TEXT`, so that a line says which action printed it and an
+    /// action's output never mixes into `--stdout` (docs/live.md#actions).
+    func passOnOutput(_ child: inout Child) {
+        guard child.output >= 0 else { return }
+        let open = UnsafeProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
+        if open { passOnLines(&child, last: false) } else { closeOutput(&child) }
+    }
+
+    /// The rest of the output (a last line without a newline too), then the pipe closed.
+    func closeOutput(_ child: inout Child) {
+        guard child.output >= 0 else { return }
+        _ = UnsafeProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
+        watcher.unwatch(child.output)
+        child.output = -1
+        passOnLines(&child, last: true)
+    }
+
+    /// Each complete line of `pending` (a piece of `outputLineLimit` bytes counts as one), and
+    /// with `last` what remains after them.
+    func passOnLines(_ child: inout Child, last: Bool) {
+        var start = 0
+        for i in child.pending.indices where child.pending[i] == UInt8(ascii: "\n") || i + 1 - start >= Self.outputLineLimit {
+            let end = child.pending[i] == UInt8(ascii: "\n") ? i : i + 1
+            warn("action (line \(child.action.line)): " + String(decoding: child.pending[start..<end], as: UTF8.self))
+            start = i + 1
+        }
+        if last && start < child.pending.count {
+            warn("action (line \(child.action.line)): " + String(decoding: child.pending[start...], as: UTF8.self))
+            start = child.pending.count
+        }
+        child.pending.removeFirst(start)
     }
 
     func rearm() {
@@ -258,6 +304,10 @@ public final class ActionRunner {
             children[index].pidfd = -1
             children[index].leaderExited = true
         }
-        children.removeAll { $0.leaderExited && !UnsafeProcess.groupAlive($0.pid) }
+        for index in children.indices { passOnOutput(&children[index]) }
+        for index in children.indices where children[index].leaderExited && !UnsafeProcess.groupAlive(children[index].pid) {
+            closeOutput(&children[index])
+        }
+        children.removeAll { $0.leaderExited && $0.output < 0 && !UnsafeProcess.groupAlive($0.pid) }
     }
 }

@@ -47,10 +47,13 @@ public final class EventSocketServer {
     /// One line, written once per event and sent to every subscriber.
     var line = JSONWriter(capacity: 1024)
     var reply = JSONWriter(capacity: 256)
-    /// The strings of the names events carry, so that matching a filter allocates nothing; as
-    /// bounded as the configuration's names.
+    /// The strings of the names events carry, so that matching a filter allocates nothing.
+    /// Target names are freed once no graph has them (a client's, LiveSession.nameHolds) and
+    /// an address may come back for another name: each is checked against its name, and the
+    /// cache is emptied when it has grown past `targetNameCacheLimit`.
     var gestureNames: [GestureKind: String] = [:]
     var targetNames: [GestureName: String] = [:]
+    static let targetNameCacheLimit = 1024
     var isOpen = true
     /// What clients registered (`{"register": …}`); the session merges them into its graphs
     /// (LiveSession.clientTargets).
@@ -384,7 +387,8 @@ public final class EventSocketServer {
     }
 
     func name(of target: GestureName) -> String {
-        if let s = targetNames[target] { return s }
+        if let s = targetNames[target], target.interned.hasUTF8(of: s) { return s }
+        if targetNames.count >= Self.targetNameCacheLimit { targetNames.removeAll(keepingCapacity: true) }
         let s = target.description
         targetNames[target] = s
         return s

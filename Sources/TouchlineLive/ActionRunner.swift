@@ -41,6 +41,8 @@ public final class ActionRunner {
     public private(set) var started = 0
     public private(set) var skipped = 0
     public private(set) var killed = 0
+    /// Skips said once and counted since, per action line (ActionRunner+Skips.swift).
+    var skipReports: [Int: SkipReport] = [:]
     public var running: Int { children.count }
 
     /// Readable when a child exited or a timeout passed: call `service()`.
@@ -88,7 +90,7 @@ public final class ActionRunner {
             }
             if children.count >= configuration.maxRunning {
                 skipped += 1
-                warn("action (line \(action.line)) skipped: \(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
+                reportSkip(action, reason: "\(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
                 continue
             }
             if environment == nil { environment = self.environment(for: event) }
@@ -154,6 +156,7 @@ public final class ActionRunner {
     /// SIGKILL after `ActionConfiguration.killGrace`), and re-arms the timer. Never blocks.
     public func service() {
         let t = now()
+        reportSkips(at: t)
         var index = 0
         while index < children.count {
             var child = children[index]
@@ -187,7 +190,7 @@ public final class ActionRunner {
     }
 
     func rearm() {
-        let next = children.map(\.deadline).min()
+        let next = (children.map(\.deadline) + [skipReportDeadline].compactMap { $0 }).min()
         do {
             try watcher.setDeadline(next)
         } catch {
@@ -203,6 +206,7 @@ public final class ActionRunner {
 
     /// At shutdown: SIGTERM to every running action, up to `grace` ms for them to exit, then SIGKILL.
     public func finish(grace: Int32 = 500) {
+        reportSkips(at: now(), all: true)
         guard !children.isEmpty else { return }
         for child in children where !child.terminated { UnsafeProcess.terminate(child.pid) }
         var waited: Int32 = 0

@@ -317,6 +317,25 @@ func field(_ line: String, _ key: String) -> Any? {
         try server.publish(gestureEvent(0, TapRecognizer.gesture))
     }
 
+    /// Issue 24, item 11: a client that shut down its writing side keeps its subscription (its
+    /// events still go to it), and goes once it closes the rest: the hang-up wakes it although
+    /// it is watched for nothing else.
+    @Test func aHalfClosedClientReceivesUntilItClosesTheRest() throws {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        var client: SocketTestClient? = try SocketTestClient(dir.socket)
+        try server.step()
+        _ = try client?.ask(#"{"subscribe": []}"#, server)
+        if let fd = client?.fd { UnixSocket.shutdownOutput(fd) }
+        try server.step()
+        #expect(server.clientCount == 1)
+        try server.publish(gestureEvent(0, TapRecognizer.gesture))
+        #expect(try client?.lines().count == 1)
+        client = nil
+        try server.step()
+        #expect(server.clientCount == 0)
+    }
+
     @Test func theServersDescriptorIsReadableWhenAClientIsReady() throws {
         let dir = try SocketDirectory()
         let server = try EventSocketServer(path: dir.socket)

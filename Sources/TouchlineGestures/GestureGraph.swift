@@ -133,13 +133,15 @@ public struct GestureGraph: Sendable, ArenaHost {
         }
         let specs = configuration.recognizers
         carry = CarryRoute(plan: CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets))
-        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName($0.name) })
+        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName(sharing: $0.name) })
         targetNames = allNames
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        names = specs.map { GestureName($0.name) }
+        // Shared: the daemon holds a graph's names while it runs (LiveSession.nameHolds) and frees
+        // those nobody registers any more; without a hold they live as long as the process.
+        names = specs.map { GestureName(sharing: $0.name) }
         kinds = specs.map(\.kind.gesture)
         readsForce = specs.contains { $0.kind.recognizer.readsForce }
         rotationReaders = specs.indices.reduce(0) { $0 | (specs[$1].kind.recognizer.readsRotation ? 1 &<< UInt64(truncatingIfNeeded: $1) : 0) }

@@ -142,6 +142,15 @@ public enum UnixSocket {
 
     /// Shuts a connection's writing side (a test client saying it has no more to send).
     public static func shutdownOutput(_ fd: Int32) { _ = shutdown(fd, Int32(SHUT_WR)) }
+
+    /// After a read saw the end of a connection's input: whether the peer is gone altogether
+    /// (closed, or shut down both ways: POLLHUP) rather than done sending only (`SHUT_WR`: it
+    /// still reads). Does not wait.
+    public static func peerHungUp(_ fd: Int32) -> Bool {
+        var entry = pollfd(fd: fd, events: 0, revents: 0)
+        let n = poll(&entry, 1, 0)
+        return n != 0 && entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
 }
 
 /// An epoll set of its own: the server's listening socket and clients, each with a token. Its

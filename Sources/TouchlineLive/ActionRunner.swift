@@ -57,6 +57,8 @@ public final class ActionRunner {
     public private(set) var started = 0
     public private(set) var skipped = 0
     public private(set) var killed = 0
+    /// Skips said once and counted since, per action line (ActionRunner+Skips.swift).
+    var skipReports: [Int: SkipReport] = [:]
     public var running: Int { children.count }
     /// How often a group whose leader has exited is checked for processes left in it.
     static let lingerCheck = Interval(microseconds: 200_000)
@@ -111,7 +113,7 @@ public final class ActionRunner {
             }
             if children.count >= configuration.maxRunning {
                 skipped += 1
-                warn("action (line \(action.line)) skipped: \(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
+                reportSkip(action, reason: "\(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
                 continue
             }
             if environment == nil { environment = self.environment(for: event) }
@@ -179,6 +181,7 @@ public final class ActionRunner {
     /// the timer. Never blocks.
     public func service() {
         let t = now()
+        reportSkips(at: t)
         var index = 0
         while index < children.count {
             var child = children[index]
@@ -259,7 +262,7 @@ public final class ActionRunner {
     }
 
     func rearm() {
-        let next = children.map(\.wake).min()
+        let next = (children.map(\.wake) + [skipReportDeadline].compactMap { $0 }).min()
         do {
             try watcher.setDeadline(next)
         } catch {
@@ -276,6 +279,7 @@ public final class ActionRunner {
     /// At shutdown: SIGTERM to every running action's group (a leader gone or not), up to
     /// `grace` ms for them to exit, then SIGKILL.
     public func finish(grace: Int32 = 500) {
+        reportSkips(at: now(), all: true)
         guard !children.isEmpty else { return }
         // Disarmed (and a past expiry cleared), so that only exits end the waits below early.
         try? watcher.setDeadline(nil)

@@ -28,7 +28,7 @@ extension LiveSession {
         deviceConfiguration = configuration.devices
         // Every device is matched again and every new graph built before any old one is
         // touched, so a refusal changes nothing.
-        var fresh: [Int: (ReplayDriver, DeviceSetup)] = [:]
+        var fresh: [Int: (BuiltGraph, DeviceSetup)] = [:]
         var dropped: [Int] = []
         for (id, device) in devices {
             guard let assembler = pipeline.assembler(of: device.index) else { continue }
@@ -54,15 +54,16 @@ extension LiveSession {
             try end(device.index, at: now)
         }
         for id in fresh.keys.sorted(by: { (devices[$0]?.index ?? 0) < (devices[$1]?.index ?? 0) }) {
-            guard let (driver, setup) = fresh[id], let device = devices[id] else { continue }
+            guard let (built, setup) = fresh[id], let device = devices[id] else { continue }
             let index = device.index
             // The assembler stays (its slots and tracking ids are the device's state); its
             // contacts end as cancelled, and the old graph sees that (in the old transform's
             // coordinates) and finishes.
             try pipeline.emitting(to: sink) { pipeline, emit in
                 pipeline.cancelContacts(device: index, at: now, emit: emit)
-                pipeline.replaceGraph(device: index, with: driver, transform: setup.transform, surface: setup.surface, emit: emit)
+                pipeline.replaceGraph(device: index, with: built.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
+            nameHolds[index] = built.names
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)
         }

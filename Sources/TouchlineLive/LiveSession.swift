@@ -99,6 +99,10 @@ public struct LiveSession {
     var setups: [Int: DeviceSetup] = [:] {
         didSet { shareDeviceGraphs() }
     }
+    /// Per device, the names of the graph it runs, kept while that graph runs: its events
+    /// carry them (GestureName). Replaced after the graph is (its last events written), so a
+    /// registered name no graph has any more is freed.
+    var nameHolds: [Int: InternedString.Hold] = [:]
     var nextIndex = 0
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false
@@ -176,17 +180,18 @@ public struct LiveSession {
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
         let setup = setup(settings, native: assembler.geometry.size, sizeApplied: true, default: graphConfiguration)
-        var driver: ReplayDriver?
+        var built: BuiltGraph?
         if output == .gestures {
             do {
-                driver = try makeDriver(index, setup)
+                built = try makeDriver(index, setup)
             } catch {
                 // DaemonConfiguration.parse has already rejected an invalid file with its line:
                 // this is a second line of defence.
                 throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
             }
         }
-        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: driver)
+        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: built?.driver)
+        nameHolds[index] = built?.names
         setups[index] = setup
         sink.deviceOpened(index, surface: setup.surface)
         return Device(path: path, name: description.name, index: index)
@@ -247,6 +252,8 @@ public struct LiveSession {
             pipeline.finish(device: index, emit: { _ in })
         }
         setups[index] = nil
+        // The graph finished: it emits nothing more (its lane keeps it until reused, unread).
+        nameHolds[index] = nil
     }
 
     /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the stop came.

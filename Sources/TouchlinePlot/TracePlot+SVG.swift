@@ -37,7 +37,9 @@ extension TracePlot {
         """
 
     /// The time window drawn: from the first frame (plus `--from`) to the last (or `--to`).
-    var window: (from: Timestamp, to: Timestamp) {
+    var window: (from: Timestamp, to: Timestamp) { Self.window(first: first, last: last, options: options) }
+
+    static func window(first: Timestamp?, last: Timestamp?, options: Options) -> (from: Timestamp, to: Timestamp) {
         let start = first ?? .zero
         let end = last ?? start
         func at(_ seconds: Double) -> Timestamp {
@@ -125,6 +127,12 @@ extension TracePlot {
             "\(shown.contacts) contact\(shown.contacts == 1 ? "" : "s"); gestures: \(shown.bars) continuous (bars), \(shown.ticks) discrete (ticks)"
                 + (options.from == nil && options.to == nil ? "" : ", in this window"),
             at: Point(x: Self.margin, y: y), class: "header")
+        // Only past the limits (a trace of more contacts than a picture can show): the header
+        // of every other plot stays as it was.
+        if let note = leftOutNote {
+            y += 16
+            w.text(note, at: Point(x: Self.margin, y: y), class: "header")
+        }
         y += 6
     }
 
@@ -152,13 +160,10 @@ extension TracePlot {
         }
         // Widths are relative to the device's firmest (or largest) touch, so that a device whose
         // pressure stays low still shows its variation.
-        var strongest = (pressure: 0.0, major: 0.0)
-        for track in tracks where track.device == device.index {
-            for sample in track.samples {
-                strongest.pressure = max(strongest.pressure, sample.pressure ?? 0)
-                strongest.major = max(strongest.major, sample.major ?? 0)
-            }
-        }
+        // Every contact's, drawn or not (each track's peak, and those not kept).
+        var peak = peakNotKept[device.index] ?? Peak()
+        for track in tracks where track.device == device.index { peak.take(track.peak) }
+        let strongest = (pressure: peak.pressure, major: peak.major)
         for track in tracks where track.device == device.index {
             contactPath(&w, track, from: from, to: to, scale: scale, strongest: strongest, map: map)
         }

@@ -71,6 +71,27 @@ import TouchlineTesting
         #expect(svg.contains("1 contact; gestures: 0 continuous (bars), 1 discrete (ticks), in this window"), "the header counts the window")
     }
 
+    /// Issue 24, item 11: past its limits a picture keeps nothing more and says what it left
+    /// out; contacts that lifted before the window make room (the pinch's two, here), so the
+    /// window is drawn whole.
+    @Test func limitsBoundWhatIsKeptAndTheWindowMakesRoom() throws {
+        let (limited, _) = try Self.pinchThenTap(options: .init(maximumContacts: 2, maximumGestures: 1))
+        #expect(limited.contactCount == 2)
+        #expect(limited.leftOutNote == "not drawn: 1 contact, 1 gesture past a picture's limits (2 contacts, 1000000 frames of contacts, 1 gestures); --from and --to draw a part of the trace")
+        let svg = String(decoding: limited.svg(file: "scripted"), as: UTF8.self)
+        #expect(Self.count("<path class=\"contact\"", in: svg) == 2)
+        #expect(svg.contains(">not drawn: 1 contact, 1 gesture past"))
+
+        let (windowed, _) = try Self.pinchThenTap(options: .init(from: 0.7, maximumContacts: 2))
+        #expect(windowed.leftOutNote == nil)
+        let late = String(decoding: windowed.svg(file: "scripted"), as: UTF8.self)
+        #expect(late.contains("1 contact; gestures: 0 continuous (bars), 1 discrete (ticks), in this window"))
+        #expect(Self.count("<path class=\"contact\"", in: late) == 1)
+        // The same picture as without the limit: the pinch's contacts, let go, change nothing.
+        let (unlimited, _) = try Self.pinchThenTap(options: .init(from: 0.7))
+        #expect(late == String(decoding: unlimited.svg(file: "scripted"), as: UTF8.self))
+    }
+
     /// A trace's times are what its lines say: frames at the ends of the Int64 range and a
     /// window far past them draw (saturating) instead of trapping.
     @Test func extremeTimesDoNotTrap() {

@@ -49,12 +49,20 @@ struct TOMLParser {
     private var s: TOMLScanner
     private var tables: [Table] = []
     private var arrays: [ArrayNode] = []
+    /// Keys and array elements so far, against `TOMLDocument.maximumValues`.
+    private var values = 0
 
     init(bytes: [UInt8], file: String) {
         s = TOMLScanner(bytes: bytes, file: file)
     }
 
     mutating func parseDocument() throws(TOMLError) -> TOMLTable {
+        // Before anything else, so that nothing is read past the cap; the caller may hand over
+        // only the first maximumBytes + 1 of a larger file, and the line named is where the
+        // cap falls.
+        guard s.bytes.count <= TOMLDocument.maximumBytes else {
+            throw s.error("found more than \(TOMLDocument.maximumBytes) bytes (\(TOMLDocument.maximumBytes / 1024) KiB), the cap falling here; expected a configuration of at most \(TOMLDocument.maximumBytes / 1024) KiB (a touch configuration is a few KiB; docs/config.md#size-limits)", at: TOMLDocument.maximumBytes)
+        }
         try s.checkUTF8()
         tables.append(Table(origin: .root, position: TOMLPosition(line: 1, column: 1), depth: 0))
         var current = 0
@@ -85,23 +93,22 @@ struct TOMLParser {
             throw s.unexpected("'\(close)' to close the header \(isArray ? "[[" : "[")\(dotted(path))")
         }
         s.i += isArray ? 2 : 1
-        try s.endOfLine(after: "the header \(isArray ? "[[" : "[")\(dotted(path))\(close)")
+        try s.endOfLine(after: "the header \(isArray ? "[[" : "[")\(Self.dotted(path))\(close)")
 
         var current = 0
         for (n, part) in path.enumerated() {
             let isLast = n == path.count - 1
             let keyPosition = s.position(part.offset)
-            let name = dotted(path[...n])
             guard let existing = tables[current].index[part.key] else {
                 if isLast && isArray {
                     let array = try newArray(ofTables: true, position: position, depth: tables[current].depth + 1, at: part.offset)
                     let element = try newTable(.header, position: position, depth: arrays[array].depth + 1, at: part.offset)
-                    arrays[array].items.append(.table(element))
-                    add(Entry(key: part.key, keyPosition: keyPosition, slot: .array(array)), to: current)
+                    try append(.table(element), to: array, at: part.offset)
+                    try add(Entry(key: part.key, keyPosition: keyPosition, slot: .array(array)), to: current, at: part.offset)
                     return element
                 }
                 let table = try newTable(isLast ? .header : .implicit, position: isLast ? position : keyPosition, depth: tables[current].depth + 1, at: part.offset)
-                add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(table)), to: current)
+                try add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(table)), to: current, at: part.offset)
                 current = table
                 continue
             }
@@ -110,10 +117,10 @@ struct TOMLParser {
             case let .table(t):
                 let origin = tables[t].origin
                 if origin == .inline {
-                    throw s.error("found the header for '\(name)', an inline table defined at \(entry.keyPosition); expected a new table (an inline table is complete as written)", at: part.offset)
+                    throw s.error("found the header for '\(dotted(path[...n]))', an inline table defined at \(entry.keyPosition); expected a new table (an inline table is complete as written)", at: part.offset)
                 }
                 if isLast && isArray {
-                    throw s.error("found [[\(name)]], but '\(name)' is a table defined at \(entry.keyPosition); expected a name not used yet", at: part.offset)
+                    throw s.error("found [[\(dotted(path[...n]))]], but '\(dotted(path[...n]))' is a table defined at \(entry.keyPosition); expected a name not used yet", at: part.offset)
                 }
                 if isLast {
                     switch origin {
@@ -121,9 +128,9 @@ struct TOMLParser {
                         tables[t].origin = .header
                         tables[t].position = position
                     case .header, .root:
-                        throw s.error("found [\(name)] again; expected each table defined once (first at \(tables[t].position))", at: part.offset)
+                        throw s.error("found [\(dotted(path[...n]))] again; expected each table defined once (first at \(tables[t].position))", at: part.offset)
                     case .dotted:
-                        throw s.error("found [\(name)], but dotted keys defined '\(name)' at \(entry.keyPosition); expected each table defined once", at: part.offset)
+                        throw s.error("found [\(dotted(path[...n]))], but dotted keys defined '\(dotted(path[...n]))' at \(entry.keyPosition); expected each table defined once", at: part.offset)
                     case .inline:
                         // Refused above, before any header is taken apart.
                         assertionFailure("an inline table reached the header switch")
@@ -132,24 +139,24 @@ struct TOMLParser {
                 current = t
             case let .array(a):
                 guard arrays[a].ofTables else {
-                    throw s.error("found the header for '\(name)', an array value defined at \(entry.keyPosition); expected a new table (an array value cannot be extended)", at: part.offset)
+                    throw s.error("found the header for '\(dotted(path[...n]))', an array value defined at \(entry.keyPosition); expected a new table (an array value cannot be extended)", at: part.offset)
                 }
                 if isLast {
                     guard isArray else {
-                        throw s.error("found [\(name)], but '\(name)' is an array of tables ([[\(name)]] at \(arrays[a].position)); expected [[\(name)]] to add an element", at: part.offset)
+                        throw s.error("found [\(dotted(path[...n]))], but '\(dotted(path[...n]))' is an array of tables ([[\(dotted(path[...n]))]] at \(arrays[a].position)); expected [[\(dotted(path[...n]))]] to add an element", at: part.offset)
                     }
                     let element = try newTable(.header, position: position, depth: arrays[a].depth + 1, at: part.offset)
-                    arrays[a].items.append(.table(element))
+                    try append(.table(element), to: a, at: part.offset)
                     return element
                 }
                 guard case let .table(last)? = arrays[a].items.last else {
                     // An array of tables is made with the table of its first [[header]].
                     assertionFailure("an array of tables without a table")
-                    throw s.error("found the header for '\(name)' in an array of tables that holds none; expected a table in it (a Touchline bug)", at: part.offset)
+                    throw s.error("found the header for '\(dotted(path[...n]))' in an array of tables that holds none; expected a table in it (a Touchline bug)", at: part.offset)
                 }
                 current = last
             case let .scalar(value):
-                throw s.error("found the header for '\(name)', but '\(name)' is \(value.typeName) (\(value.found)) at \(entry.keyPosition); expected a table name not used yet", at: part.offset)
+                throw s.error("found the header for '\(dotted(path[...n]))', but '\(dotted(path[...n]))' is \(value.typeName) (\(value.found)) at \(entry.keyPosition); expected a table name not used yet", at: part.offset)
             }
         }
         return current
@@ -163,7 +170,6 @@ struct TOMLParser {
         s.skipSpaces()
         var current = table
         for (n, part) in path.dropLast().enumerated() {
-            let name = dotted(path[...n])
             if let existing = tables[current].index[part.key] {
                 let entry = tables[current].entries[existing]
                 guard case let .table(t) = entry.slot else {
@@ -173,21 +179,21 @@ struct TOMLParser {
                     case .array: what = "an array"
                     case .table: what = "a table"
                     }
-                    throw s.error("found the dotted key '\(dotted(path))', but '\(name)' is \(what) at \(entry.keyPosition); expected a key not used yet", at: part.offset)
+                    throw s.error("found the dotted key '\(dotted(path))', but '\(dotted(path[...n]))' is \(what) at \(entry.keyPosition); expected a key not used yet", at: part.offset)
                 }
                 switch tables[t].origin {
                 case .dotted: break
                 case .implicit: tables[t].origin = .dotted
                 case .header, .root:
-                    throw s.error("found the dotted key '\(dotted(path))', but '\(name)' is a table defined by a header at \(tables[t].position); expected its keys under that header", at: part.offset)
+                    throw s.error("found the dotted key '\(dotted(path))', but '\(dotted(path[...n]))' is a table defined by a header at \(tables[t].position); expected its keys under that header", at: part.offset)
                 case .inline:
-                    throw s.error("found the dotted key '\(dotted(path))', but '\(name)' is an inline table at \(entry.keyPosition); expected a new key (an inline table is complete as written)", at: part.offset)
+                    throw s.error("found the dotted key '\(dotted(path))', but '\(dotted(path[...n]))' is an inline table at \(entry.keyPosition); expected a new key (an inline table is complete as written)", at: part.offset)
                 }
                 current = t
             } else {
                 let keyPosition = s.position(part.offset)
                 let t = try newTable(.dotted, position: keyPosition, depth: tables[current].depth + 1, at: part.offset)
-                add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(t)), to: current)
+                try add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(t)), to: current, at: part.offset)
                 current = t
             }
         }
@@ -196,33 +202,36 @@ struct TOMLParser {
             throw s.error("found '\(dotted(path))' again; expected each key defined once (first at \(tables[current].entries[existing].keyPosition))", at: last.offset)
         }
         let keyPosition = s.position(last.offset)
-        let slot = try value(depth: tables[current].depth, key: dotted(path))
-        add(Entry(key: last.key, keyPosition: keyPosition, slot: slot), to: current)
+        // The key counts before its value, whose elements then count after it.
+        try count(at: last.offset)
+        let slot = try value(depth: tables[current].depth, path: path)
+        insert(Entry(key: last.key, keyPosition: keyPosition, slot: slot), into: current)
     }
 
     // MARK: values
 
-    /// A value whose container is at `depth`.
-    private mutating func value(depth: Int, key: String) throws(TOMLError) -> Slot {
+    /// A value whose container is at `depth`, of the key `path` (its dotted name is made only
+    /// for a message: once per value, it was a third of the time of reading a long array).
+    private mutating func value(depth: Int, path: [(key: String, offset: Int)]) throws(TOMLError) -> Slot {
         let start = s.i
         let position = s.position(start)
-        guard let c = s.peek else { throw s.unexpected("a value for '\(key)'") }
+        guard let c = s.peek else { throw s.unexpected("a value for '\(dotted(path))'") }
         switch c {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             let text = c == UInt8(ascii: "\"") ? try s.basicString() : try s.literalString()
             return .scalar(TOMLValue(kind: .string(text), position: position, source: TOMLQuote.verbatim(s.bytes[start..<s.i])))
         case UInt8(ascii: "["):
-            return .array(try array(depth: depth + 1, key: key))
+            return .array(try array(depth: depth + 1, path: path))
         case UInt8(ascii: "{"):
-            return .table(try inlineTable(depth: depth + 1, key: key))
+            return .table(try inlineTable(depth: depth + 1, path: path))
         default:
             let r = s.word()
-            let kind = try s.scalar(r, key: key)
+            let kind = try s.scalar(r, key: Self.dotted(path))
             return .scalar(TOMLValue(kind: kind, position: position, source: TOMLQuote.verbatim(s.bytes[r])))
         }
     }
 
-    private mutating func array(depth: Int, key: String) throws(TOMLError) -> Int {
+    private mutating func array(depth: Int, path: [(key: String, offset: Int)]) throws(TOMLError) -> Int {
         let open = s.i
         let node = try newArray(ofTables: false, position: s.position(open), depth: depth, at: open)
         s.i += 1
@@ -232,8 +241,9 @@ struct TOMLParser {
             guard !s.atEnd else {
                 throw s.unexpected("']' to close the array opened at \(arrays[node].position)")
             }
-            let item = try value(depth: depth, key: key)
-            arrays[node].items.append(item)
+            let at = s.i
+            let item = try value(depth: depth, path: path)
+            try append(item, to: node, at: at)
             try s.skipBlank()
             if s.peek == UInt8(ascii: ",") {
                 s.i += 1
@@ -248,7 +258,7 @@ struct TOMLParser {
         return node
     }
 
-    private mutating func inlineTable(depth: Int, key: String) throws(TOMLError) -> Int {
+    private mutating func inlineTable(depth: Int, path: [(key: String, offset: Int)]) throws(TOMLError) -> Int {
         let open = s.i
         let table = try newTable(.dotted, position: s.position(open), depth: depth, at: open)
         s.i += 1
@@ -299,36 +309,71 @@ struct TOMLParser {
         }
     }
 
-    private mutating func add(_ entry: Entry, to table: Int) {
+    private mutating func add(_ entry: Entry, to table: Int, at offset: Int) throws(TOMLError) {
+        try count(at: offset)
+        insert(entry, into: table)
+    }
+
+    /// A key counted already (a key/value pair's, before its value is read).
+    private mutating func insert(_ entry: Entry, into table: Int) {
         tables[table].index[entry.key] = tables[table].entries.count
         tables[table].entries.append(entry)
     }
 
-    private func dotted(_ path: ArraySlice<(key: String, offset: Int)>) -> String {
+    private mutating func append(_ item: Slot, to array: Int, at offset: Int) throws(TOMLError) {
+        try count(at: offset)
+        arrays[array].items.append(item)
+    }
+
+    /// One more key or array element: past `maximumValues` the file is refused where it went
+    /// over, before the value is kept.
+    private mutating func count(at offset: Int) throws(TOMLError) {
+        values += 1
+        guard values <= TOMLDocument.maximumValues else {
+            throw s.error("found more than \(TOMLDocument.maximumValues) keys and array elements by this one; expected at most \(TOMLDocument.maximumValues) in a configuration (a touch configuration holds a few hundred; docs/config.md#size-limits)", at: offset)
+        }
+    }
+
+    // Static: a message made lazily (an autoclosure) may not capture the parser being read.
+    private static func dotted(_ path: ArraySlice<(key: String, offset: Int)>) -> String {
         path.map { part in
             part.key.allSatisfy { $0.isASCII && TOMLScanner.isBareKey(UInt8(ascii: $0.unicodeScalars.first ?? " ")) } && !part.key.isEmpty
                 ? part.key : "\"" + TOMLQuote.verbatim(part.key) + "\""
         }.joined(separator: ".")
     }
 
-    private func dotted(_ path: [(key: String, offset: Int)]) -> String { dotted(path[...]) }
+    private static func dotted(_ path: [(key: String, offset: Int)]) -> String { dotted(path[...]) }
+    private func dotted(_ path: ArraySlice<(key: String, offset: Int)>) -> String { Self.dotted(path) }
+    private func dotted(_ path: [(key: String, offset: Int)]) -> String { Self.dotted(path[...]) }
 
     // MARK: the public tree
 
-    // Recursion here is bounded by `maximumDepth`, checked when each node was made.
-    private func build(table id: Int) -> TOMLTable {
-        var out = TOMLTable()
-        for entry in tables[id].entries {
+    // Recursion here is bounded by `maximumDepth`, checked when each node was made. Each node
+    // of the arenas is emptied as it is built, so that the file is not held twice at the end.
+    private mutating func build(table id: Int) -> TOMLTable {
+        let entries = tables[id].entries
+        let index = tables[id].index
+        tables[id].entries = []
+        tables[id].index = [:]
+        var out: [TOMLEntry] = []
+        out.reserveCapacity(entries.count)
+        for entry in entries {
             out.append(TOMLEntry(key: entry.key, keyPosition: entry.keyPosition, value: build(entry.slot)))
         }
-        return out
+        return TOMLTable(entries: out, index: index)
     }
 
-    private func build(_ slot: Slot) -> TOMLValue {
+    private mutating func build(_ slot: Slot) -> TOMLValue {
         switch slot {
         case let .scalar(v): return v
         case let .table(t): return TOMLValue(kind: .table(build(table: t)), position: tables[t].position)
-        case let .array(a): return TOMLValue(kind: .array(arrays[a].items.map { build($0) }), position: arrays[a].position)
+        case let .array(a):
+            let items = arrays[a].items
+            arrays[a].items = []
+            var out: [TOMLValue] = []
+            out.reserveCapacity(items.count)
+            for item in items { out.append(build(item)) }
+            return TOMLValue(kind: .array(out), position: arrays[a].position)
         }
     }
 }

@@ -149,10 +149,9 @@ public struct DaemonConfiguration: Hashable, Sendable {
     }
 
     public static func parse(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> DaemonConfiguration {
-        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: sections).configuration
-        // Parsed twice (the document is small and this runs at start and reload only), so that the
-        // graph's reader stays as replay has it.
+        // Read once for the graph's reader (as replay has it) and the daemon's sections.
         let document = try ConfigSourceMap.document(bytes, file: file)
+        let graph = try GraphConfiguration.parseWithSource(document: document, file: file, registry: registry, allowing: sections).configuration
         let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
         var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
         configuration.devices = try DeviceConfiguration.read(document.root, file: file)

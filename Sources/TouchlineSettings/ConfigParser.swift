@@ -25,7 +25,11 @@ extension GraphConfiguration {
     /// sections another reader of the same file owns, skipped here (the daemon's `action` and
     /// `actions`: DaemonConfiguration); any other unknown section is an error.
     public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard, allowing: Set<String> = []) throws(ConfigError) -> ParsedConfiguration {
-        let document = try ConfigSourceMap.document(bytes, file: file)
+        try parseWithSource(document: try ConfigSourceMap.document(bytes, file: file), file: file, registry: registry, allowing: allowing)
+    }
+
+    /// The same from a document already read (the daemon's readers share one).
+    static func parseWithSource(document: TOMLDocument, file: String, registry: RecognizerRegistry, allowing: Set<String>) throws(ConfigError) -> ParsedConfiguration {
         var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
         parser.allowing = allowing
         let configuration = try parser.read(document.root)

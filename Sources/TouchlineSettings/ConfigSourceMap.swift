@@ -51,6 +51,13 @@ public struct ConfigSourceMap: Hashable, Sendable {
     }
 }
 
+/// How much of a configuration file its reader hands to the parser: one byte past the TOML
+/// reader's cap (`TOMLDocument.maximumBytes`), so that a larger file is refused with the line
+/// where the cap falls, and no more of it is read (docs/config.md#size-limits).
+public enum ConfigurationFile {
+    public static let bytesToRead = TOMLDocument.maximumBytes + 1
+}
+
 /// A configuration with where each of its parts was written.
 public struct ParsedConfiguration: Hashable, Sendable {
     public var configuration: GraphConfiguration

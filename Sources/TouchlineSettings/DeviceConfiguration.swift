@@ -154,8 +154,8 @@ extension DeviceConfiguration {
     /// `replay --config`: the graph and `[[device]]` sections (so a trace's rotation,
     /// calibration and size apply as in the daemon); `[[action]]` and `[socket]` are refused.
     public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration) {
-        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: ["device"]).configuration
         let document = try ConfigSourceMap.document(bytes, file: file)
+        let graph = try GraphConfiguration.parseWithSource(document: document, file: file, registry: registry, allowing: ["device"]).configuration
         return (graph, try read(document.root, file: file))
     }
 }

@@ -13,7 +13,7 @@ extension Daemon {
     /// daemon reads it.
     static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
         do {
-            var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
+            var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
             try loadDeviceGraphs(&configuration.devices, config: path)
             try configuration.checkActionTargets(file: path)
             return configuration
@@ -47,7 +47,7 @@ func loadDeviceGraphs(_ devices: inout DeviceConfiguration, config path: String)
         let file = graph.hasPrefix("/") || directory.isEmpty ? graph : directory + "/" + graph
         let bytes: [UInt8]
         do {
-            bytes = try readSmallFile(file)
+            bytes = try readSmallFile(file, limit: ConfigurationFile.bytesToRead)
         } catch {
             throw CLIError.data("\(path):\(devices.devices[i].line): [[device]] graph \"\(graph)\": \(error)")
         }

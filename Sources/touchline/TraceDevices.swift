@@ -47,7 +47,7 @@ struct TraceDevices {
 /// `[[device]]` sections with their graph files; `parse` validates, naming the line
 /// (docs/config.md#validation).
 func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
-    let bytes = try readSmallFile(path)
+    let bytes = try readSmallFile(path, limit: ConfigurationFile.bytesToRead)
     do {
         var (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
         try loadDeviceGraphs(&devices, config: path)
@@ -62,7 +62,7 @@ func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, Devi
 func loadGraphConfiguration(_ path: String?) throws -> GraphConfiguration {
     guard let path else { return .default }
     do {
-        return try GraphConfiguration.parse(bytes: try readSmallFile(path), file: path)
+        return try GraphConfiguration.parse(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
     } catch let error as ConfigError {
         throw CLIError.data(error.description)
     }

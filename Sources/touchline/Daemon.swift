@@ -140,7 +140,7 @@ struct Daemon: ParsableCommand {
         let input = try Daemon.inputDevice(for: configuration.actions, config: config)
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))
+            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup, drop: drop))
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
@@ -162,7 +162,7 @@ struct Daemon: ParsableCommand {
         sink.latencyProbe = probe
         session.latencyProbe = probe
         defer { if let probe { StandardError.write(probe.summary + "\n") } }
-        Daemon.configure(&session, configuration, path: config, runner: sink.actions)
+        Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         session.clientTargets = server.clientTargets
         try session.start(&source)
         try drop?.apply()

@@ -87,11 +87,18 @@ import Glibc
     }
 
     /// The example config passes `daemon --check-config` whole, as the daemon reads it, and
-    /// shows every section and the input actions' keys.
+    /// shows every section and the input actions' keys. Its `[socket] group` is the group
+    /// scripts/install.sh creates, which `--check-config` checks last (issue 24 item 8): on a
+    /// machine without it, that is the one error, so everything else passed.
     @Test func exampleDaemonConfigPassesCheckConfig() throws {
         let path = Self.packaging.appendingPathComponent("daemon.toml").path
         let result = try touchline("daemon", "--check-config", path)
-        #expect(result.status == 0, "packaging/daemon.toml: \(result.stderr)")
+        if getgrnam("touchline") == nil {
+            #expect(result.status == 65, "packaging/daemon.toml: \(result.stderr)")
+            #expect(result.stderr == "touchline: \(path):26:9: found \"touchline\" for socket.group, a group this system does not have; expected a group name or number (see /etc/group, or `getent group`)\n")
+        } else {
+            #expect(result.status == 0, "packaging/daemon.toml: \(result.stderr)")
+        }
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for header in ["[socket]", "[[device]]", "[actions]", "[[action]]"] {

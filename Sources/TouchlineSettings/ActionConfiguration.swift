@@ -211,7 +211,7 @@ struct ActionReader: ConfigSectionReader {
     func milliseconds(_ v: TOMLValue, _ key: String) throws(ConfigError) -> Interval {
         let expected = "a duration from 1 ms to 1 day: milliseconds, or a string with a unit (\"500ms\", \"2s\")"
         let ms: Double?
-        try refuseSlipForSeconds(v, String(key.split(separator: " ").last ?? Substring(key)))
+        try refuseUnitSlip(v, String(key.split(separator: " ").last ?? Substring(key)), .milliseconds)
         switch v.kind {
         case let .integer(n): ms = Double(n)
         case let .float(d): ms = d

@@ -99,6 +99,8 @@ struct TOMLParser {
         for (n, part) in path.enumerated() {
             let isLast = n == path.count - 1
             let keyPosition = s.position(part.offset)
+            // Made only when a message needs it, not for every part of every header read.
+            lazy var name = Self.dotted(path[...n])
             guard let existing = tables[current].index[part.key] else {
                 if isLast && isArray {
                     let array = try newArray(ofTables: true, position: position, depth: tables[current].depth + 1, at: part.offset)
@@ -117,10 +119,10 @@ struct TOMLParser {
             case let .table(t):
                 let origin = tables[t].origin
                 if origin == .inline {
-                    throw s.error("found the header for '\(dotted(path[...n]))', an inline table defined at \(entry.keyPosition); expected a new table (an inline table is complete as written)", at: part.offset)
+                    throw s.error("found the header for '\(name)', an inline table defined at \(entry.keyPosition); expected a new table (an inline table is complete as written)", at: part.offset)
                 }
                 if isLast && isArray {
-                    throw s.error("found [[\(dotted(path[...n]))]], but '\(dotted(path[...n]))' is a table defined at \(entry.keyPosition); expected a name not used yet", at: part.offset)
+                    throw s.error("found [[\(name)]], but '\(name)' is a table defined at \(entry.keyPosition); expected a name not used yet", at: part.offset)
                 }
                 if isLast {
                     switch origin {
@@ -128,9 +130,9 @@ struct TOMLParser {
                         tables[t].origin = .header
                         tables[t].position = position
                     case .header, .root:
-                        throw s.error("found [\(dotted(path[...n]))] again; expected each table defined once (first at \(tables[t].position))", at: part.offset)
+                        throw s.error("found [\(name)] again; expected each table defined once (first at \(tables[t].position))", at: part.offset)
                     case .dotted:
-                        throw s.error("found [\(dotted(path[...n]))], but dotted keys defined '\(dotted(path[...n]))' at \(entry.keyPosition); expected each table defined once", at: part.offset)
+                        throw s.error("found [\(name)], but dotted keys defined '\(name)' at \(entry.keyPosition); expected each table defined once", at: part.offset)
                     case .inline:
                         // Refused above, before any header is taken apart.
                         assertionFailure("an inline table reached the header switch")
@@ -139,11 +141,11 @@ struct TOMLParser {
                 current = t
             case let .array(a):
                 guard arrays[a].ofTables else {
-                    throw s.error("found the header for '\(dotted(path[...n]))', an array value defined at \(entry.keyPosition); expected a new table (an array value cannot be extended)", at: part.offset)
+                    throw s.error("found the header for '\(name)', an array value defined at \(entry.keyPosition); expected a new table (an array value cannot be extended)", at: part.offset)
                 }
                 if isLast {
                     guard isArray else {
-                        throw s.error("found [\(dotted(path[...n]))], but '\(dotted(path[...n]))' is an array of tables ([[\(dotted(path[...n]))]] at \(arrays[a].position)); expected [[\(dotted(path[...n]))]] to add an element", at: part.offset)
+                        throw s.error("found [\(name)], but '\(name)' is an array of tables ([[\(name)]] at \(arrays[a].position)); expected [[\(name)]] to add an element", at: part.offset)
                     }
                     let element = try newTable(.header, position: position, depth: arrays[a].depth + 1, at: part.offset)
                     try append(.table(element), to: a, at: part.offset)
@@ -152,11 +154,11 @@ struct TOMLParser {
                 guard case let .table(last)? = arrays[a].items.last else {
                     // An array of tables is made with the table of its first [[header]].
                     assertionFailure("an array of tables without a table")
-                    throw s.error("found the header for '\(dotted(path[...n]))' in an array of tables that holds none; expected a table in it (a Touchline bug)", at: part.offset)
+                    throw s.error("found the header for '\(name)' in an array of tables that holds none; expected a table in it (a Touchline bug)", at: part.offset)
                 }
                 current = last
             case let .scalar(value):
-                throw s.error("found the header for '\(dotted(path[...n]))', but '\(dotted(path[...n]))' is \(value.typeName) (\(value.found)) at \(entry.keyPosition); expected a table name not used yet", at: part.offset)
+                throw s.error("found the header for '\(name)', but '\(name)' is \(value.typeName) (\(value.found)) at \(entry.keyPosition); expected a table name not used yet", at: part.offset)
             }
         }
         return current
@@ -170,6 +172,7 @@ struct TOMLParser {
         s.skipSpaces()
         var current = table
         for (n, part) in path.dropLast().enumerated() {
+            lazy var name = Self.dotted(path[...n])
             if let existing = tables[current].index[part.key] {
                 let entry = tables[current].entries[existing]
                 guard case let .table(t) = entry.slot else {
@@ -179,15 +182,15 @@ struct TOMLParser {
                     case .array: what = "an array"
                     case .table: what = "a table"
                     }
-                    throw s.error("found the dotted key '\(dotted(path))', but '\(dotted(path[...n]))' is \(what) at \(entry.keyPosition); expected a key not used yet", at: part.offset)
+                    throw s.error("found the dotted key '\(dotted(path))', but '\(name)' is \(what) at \(entry.keyPosition); expected a key not used yet", at: part.offset)
                 }
                 switch tables[t].origin {
                 case .dotted: break
                 case .implicit: tables[t].origin = .dotted
                 case .header, .root:
-                    throw s.error("found the dotted key '\(dotted(path))', but '\(dotted(path[...n]))' is a table defined by a header at \(tables[t].position); expected its keys under that header", at: part.offset)
+                    throw s.error("found the dotted key '\(dotted(path))', but '\(name)' is a table defined by a header at \(tables[t].position); expected its keys under that header", at: part.offset)
                 case .inline:
-                    throw s.error("found the dotted key '\(dotted(path))', but '\(dotted(path[...n]))' is an inline table at \(entry.keyPosition); expected a new key (an inline table is complete as written)", at: part.offset)
+                    throw s.error("found the dotted key '\(dotted(path))', but '\(name)' is an inline table at \(entry.keyPosition); expected a new key (an inline table is complete as written)", at: part.offset)
                 }
                 current = t
             } else {

@@ -247,6 +247,9 @@ static inline int touchline_spawn(char *const argv[], char *const envp[], int *p
     sigemptyset(&none);
     sigfillset(&all);
     r = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    /* Its standard output goes where the daemon's messages go (stderr: the journal), never
+       into the daemon's own standard output, which `daemon --stdout` keeps for events. */
+    if (r == 0) r = posix_spawn_file_actions_adddup2(&actions, 2, 1);
     if (r == 0) r = posix_spawnattr_setsigmask(&attributes, &none);
     if (r == 0) r = posix_spawnattr_setsigdefault(&attributes, &all);
     if (r == 0) r = posix_spawnattr_setpgroup(&attributes, 0);
@@ -271,6 +274,16 @@ static inline int touchline_reap(int pid) {
 }
 
 static inline int touchline_kill_group(int pid, int signo) { return kill(-pid, signo); }
+
+/// Whether process group `pgid` still has a process: 1 or 0. Its members that are the caller's
+/// own children and have exited are reaped first (a daemon that is PID 1 inherits orphans, whose
+/// zombies would otherwise count for ever).
+static inline int touchline_group_alive(int pgid) {
+    int status;
+    while (waitpid(-pgid, &status, WNOHANG) > 0) {}
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
 static inline int touchline_sigterm(void) { return SIGTERM; }
 static inline int touchline_sigkill(void) { return SIGKILL; }
 static inline int touchline_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }

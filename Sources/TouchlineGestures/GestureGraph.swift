@@ -286,7 +286,11 @@ public struct GestureGraph: Sendable, ArenaHost {
         for i in 0..<tracked.count {
             tracked[i].previous = tracked[i].position
             tracked[i].isNew = false
-            if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
+            // No tracked contact is final here (`process` removes them at the end of their
+            // frame), so every one is stationary until the frame says otherwise: a store, not a
+            // test of the phase (two instructions a contact on every frame).
+            assert(!tracked[i].phase.isFinal, "a final contact stayed tracked past its frame")
+            tracked[i].phase = .stationary
             onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
         }
         var next = 0

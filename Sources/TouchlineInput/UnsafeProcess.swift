@@ -8,7 +8,8 @@ import TouchlineCore
 
 public enum UnsafeProcess {
     /// Starts `argv` (PATH search for a first element without a slash) with `environment`
-    /// ("NAME=value" strings). Returns the pid.
+    /// ("NAME=value" strings), in a process group of its own (its pid), standard input
+    /// /dev/null and standard output the caller's standard error. Returns the pid.
     public static func spawn(argv: [String], environment: [String]) throws(SystemError) -> Int32 {
         guard let program = argv.first else { throw SystemError("posix_spawn", code: EINVAL) }
         // strdup'ed so that the pointers outlive the call; freed after it.
@@ -41,6 +42,12 @@ public enum UnsafeProcess {
     /// SIGTERM (or SIGKILL with `kill`) to the child's process group.
     public static func terminate(_ pid: Int32, kill: Bool = false) {
         _ = touchline_kill_group(pid, kill ? touchline_sigkill() : touchline_sigterm())
+    }
+
+    /// Whether the process group `pgid` (a child's, started by `spawn`) still has a process
+    /// once its leader has been reaped: what a shell left running in the background.
+    public static func groupAlive(_ pgid: Int32) -> Bool {
+        touchline_group_alive(pgid) == 1
     }
 
     /// The daemon's environment, as "NAME=value" strings.

@@ -2,7 +2,9 @@
 // `[[action]]`s and a match runs its command as a child process, without a shell unless the
 // config wrote `shell = true`, with the event in its environment. The loop never waits for a
 // child: exits and timeouts wake it through `fileDescriptor` (pidfds and a timerfd in
-// TouchlineInput's ChildWatcher), and `service()` reaps and kills.
+// TouchlineInput's ChildWatcher), and `service()` reaps and kills. Each command runs in a
+// process group of its own, and the group is what is waited for and ended: what a shell left
+// in the background goes at the action's timeout, or with the daemon, as the command would.
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
@@ -17,14 +19,24 @@ public final class ActionRunner {
     /// The clock timeouts are measured on (CLOCK_MONOTONIC; a test may pass its own).
     let now: () -> Timestamp
 
+    /// A command's process group: the process started (its leader, whose pid is the group's
+    /// id) and whatever it starts there. The group is the action: it runs, holding its place
+    /// under `maxRunning`, until the group is empty, and its timeout ends the whole group.
     struct Child {
         var pid: Int32
         var pidfd: Int32
         /// Its action as it was when started (a reload may replace the list meanwhile).
         var action: ActionSpec
-        /// When it is sent SIGTERM, then (once `terminated`) SIGKILL.
+        /// When its group is sent SIGTERM, then (once `terminated`) SIGKILL.
         var deadline: Timestamp
         var terminated = false
+        /// The leader exited (and was reaped) while processes it started stay in the group (a
+        /// shell's `cmd &`): no pidfd tells when those end, so the group is checked every
+        /// `lingerCheck` (next at `nextCheck`) until it is empty or its deadline comes.
+        var leaderExited = false
+        var nextCheck = Timestamp(microseconds: .max)
+        /// When the timer must wake the runner for this child.
+        var wake: Timestamp { leaderExited ? min(deadline, nextCheck) : deadline }
     }
     var children: [Child] = []
     /// Per action: the event time it last ran at (for `repeat`).
@@ -42,6 +54,8 @@ public final class ActionRunner {
     public private(set) var skipped = 0
     public private(set) var killed = 0
     public var running: Int { children.count }
+    /// How often a group whose leader has exited is checked for processes left in it.
+    static let lingerCheck = Interval(microseconds: 200_000)
 
     /// Readable when a child exited or a timeout passed: call `service()`.
     public var fileDescriptor: Int32 { watcher.fileDescriptor }
@@ -150,26 +164,38 @@ public final class ActionRunner {
         ]
     }
 
-    /// Reaps the children that exited, terminates those past their timeout (SIGTERM, then
-    /// SIGKILL after `ActionConfiguration.killGrace`), and re-arms the timer. Never blocks.
+    /// Reaps the children that exited, drops the groups left empty, terminates the groups past
+    /// their timeout (SIGTERM, then SIGKILL after `ActionConfiguration.killGrace`), and re-arms
+    /// the timer. Never blocks.
     public func service() {
         let t = now()
         var index = 0
         while index < children.count {
             var child = children[index]
-            if let status = UnsafeProcess.reap(child.pid) {
+            if !child.leaderExited, let status = UnsafeProcess.reap(child.pid) {
                 watcher.unwatch(child.pidfd)
-                children.remove(at: index)
+                child.pidfd = -1
+                child.leaderExited = true
                 let action = child.action
                 if !child.terminated, status.code != 0 {
                     warn("action (line \(action.line)) " + (status.signal != 0 ? "ended by signal \(status.signal)" : "exited with \(status.code)"))
                 }
-                continue
+            }
+            if child.leaderExited {
+                if !UnsafeProcess.groupAlive(child.pid) {
+                    children.remove(at: index)
+                    continue
+                }
+                // Stored, not taken from each rearm: events re-arm the timer all the time.
+                child.nextCheck = t + Self.lingerCheck
             }
             if t >= child.deadline {
                 let action = child.action
                 if !child.terminated {
-                    warn("action (line \(action.line)) still running after its timeout of \(action.timeout.microseconds / 1000) ms: terminated")
+                    let timeout = action.timeout.microseconds / 1000
+                    warn("action (line \(action.line)) " + (child.leaderExited
+                        ? "left processes running after its timeout of \(timeout) ms: terminated"
+                        : "still running after its timeout of \(timeout) ms: terminated"))
                     UnsafeProcess.terminate(child.pid)
                     child.terminated = true
                     child.deadline = t + ActionConfiguration.killGrace
@@ -179,15 +205,15 @@ public final class ActionRunner {
                     // Reaped when its pidfd says so; checked again after another grace.
                     child.deadline = t + ActionConfiguration.killGrace
                 }
-                children[index] = child
             }
+            children[index] = child
             index += 1
         }
         rearm()
     }
 
     func rearm() {
-        let next = children.map(\.deadline).min()
+        let next = children.map(\.wake).min()
         do {
             try watcher.setDeadline(next)
         } catch {
@@ -201,9 +227,12 @@ public final class ActionRunner {
         service()
     }
 
-    /// At shutdown: SIGTERM to every running action, up to `grace` ms for them to exit, then SIGKILL.
+    /// At shutdown: SIGTERM to every running action's group (a leader gone or not), up to
+    /// `grace` ms for them to exit, then SIGKILL.
     public func finish(grace: Int32 = 500) {
         guard !children.isEmpty else { return }
+        // Disarmed (and a past expiry cleared), so that only exits end the waits below early.
+        try? watcher.setDeadline(nil)
         for child in children where !child.terminated { UnsafeProcess.terminate(child.pid) }
         var waited: Int32 = 0
         while !children.isEmpty, waited < grace {
@@ -221,11 +250,14 @@ public final class ActionRunner {
         }
     }
 
+    /// Reaps the leaders that exited and drops the groups left empty.
     func reapAll() {
-        children.removeAll { child in
-            guard UnsafeProcess.reap(child.pid) != nil else { return false }
-            watcher.unwatch(child.pidfd)
-            return true
+        for index in children.indices where !children[index].leaderExited {
+            guard UnsafeProcess.reap(children[index].pid) != nil else { continue }
+            watcher.unwatch(children[index].pidfd)
+            children[index].pidfd = -1
+            children[index].leaderExited = true
         }
+        children.removeAll { $0.leaderExited && !UnsafeProcess.groupAlive($0.pid) }
     }
 }

@@ -47,7 +47,8 @@ public enum ClientMessageParser {
     public static let maximumListCount = 256
 
     /// The gesture names a filter may name: the shipped recognizers'.
-    public static let standardGestures: Set<String> = Set(RecognizerRegistryNames.standard)
+    /// The kinds' names, and `explain` (the lines of a daemon run with `--explain`).
+    public static let standardGestures: Set<String> = Set(RecognizerRegistryNames.standard + ["explain"])
 
     /// Parses one line (without its newline). `gestures`: the names a `gestures` list may hold.
     public static func parse(_ line: ArraySlice<UInt8>, gestures known: Set<String> = standardGestures) -> Result<ClientMessage, ClientMessageError> {

@@ -49,6 +49,15 @@ struct ConfigReader: ConfigSectionReader {
     var allowing: Set<String> = []
 
     static let sections = "[defaults], [[target]] or [[recognizer]]"
+    /// The sections this file may hold: the graph's and those another reader owns (a daemon's
+    /// file: [socket], [[device]], [actions], [[action]]), so that an unknown one's message
+    /// lists every section the file could have meant.
+    var sectionNames: String {
+        let owned = [("socket", "[socket]"), ("device", "[[device]]"), ("actions", "[actions]"), ("action", "[[action]]")]
+            .filter { allowing.contains($0.0) }.map(\.1)
+        guard !owned.isEmpty else { return ConfigReader.sections }
+        return (["[defaults]", "[[target]]", "[[recognizer]]"] + owned.dropLast()).joined(separator: ", ") + " or " + owned.last!
+    }
     var kindNames: String { registry.names }
 
 
@@ -75,11 +84,11 @@ struct ConfigReader: ConfigSectionReader {
             default:
                 switch entry.value.kind {
                 case .table:
-                    throw fail(entry.value.position, "unknown section [\(entry.key)]; expected \(ConfigReader.sections)")
+                    throw fail(entry.value.position, "unknown section [\(entry.key)]; expected \(sectionNames)")
                 case let .array(items) where !items.isEmpty && items.allSatisfy({ $0.table != nil }):
-                    throw fail(entry.value.position, "unknown section [[\(entry.key)]]; expected \(ConfigReader.sections)")
+                    throw fail(entry.value.position, "unknown section [[\(entry.key)]]; expected \(sectionNames)")
                 default:
-                    throw fail(entry.keyPosition, "unknown top-level key '\(entry.key)'; expected 'version' or a \(ConfigReader.sections) section")
+                    throw fail(entry.keyPosition, "unknown top-level key '\(entry.key)'; expected 'version' or a \(sectionNames) section")
                 }
             }
         }

@@ -155,11 +155,16 @@ extension DeviceConfiguration {
         try DeviceReader(source: ConfigSourceMap(file: file)).read(root)
     }
 
-    /// `replay --config`: the graph and `[[device]]` sections (so a trace's rotation,
-    /// calibration and size apply as in the daemon); `[[action]]` and `[socket]` are refused.
-    public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration) {
+    /// `replay --config` and `plot --config`: the graph and `[[device]]` sections (so a
+    /// trace's rotation, calibration and size apply as in the daemon). A daemon's file is read
+    /// whole and checked as the daemon checks it, so a preview never takes a file the daemon
+    /// would refuse; its `[[action]]`, `[actions]` and `[socket]` do nothing in a replay, and
+    /// `leftOut` names those present (the caller says so once).
+    public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration, leftOut: [String]) {
+        // Read once (docs/config.md#size-limits).
         let document = try ConfigSourceMap.document(bytes, file: file)
-        let graph = try GraphConfiguration.parseWithSource(document: document, file: file, registry: registry, allowing: ["device"]).configuration
-        return (graph, try read(document.root, file: file))
+        let daemon = try DaemonConfiguration.parse(document: document, file: file, registry: registry)
+        let leftOut = [("action", "[[action]]"), ("actions", "[actions]"), ("socket", "[socket]")].compactMap { document.root[$0.0] == nil ? nil : $0.1 }
+        return (daemon.graph, daemon.devices, leftOut)
     }
 }

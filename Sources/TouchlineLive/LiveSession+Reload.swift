@@ -11,8 +11,10 @@ extension LiveSession {
     /// through the sink and the running configuration stays, untouched. When it succeeds,
     /// gestures in flight end as `cancelled` at the time of the signal (as on SIGTERM) and every
     /// device goes on with a graph built from the new configuration; fingers still down then
-    /// begin nothing until lifted, as after a SIGTERM's cancel. Without `reloadConfiguration`
-    /// (`touchline run`) SIGHUP changes nothing.
+    /// begin nothing until lifted, as after a SIGTERM's cancel. Settings applied only at start
+    /// (`startupSettings`) keep their running values, and the line says which the file changes:
+    /// "reloaded; [socket] group change needs a restart (FILE:LINE); …". Without
+    /// `reloadConfiguration` (`touchline run`) SIGHUP changes nothing.
     public mutating func reload() throws {
         // Graphs are what a reload changes: the daemon's session, whose output is gestures.
         guard let reloadConfiguration, output == .gestures else { return }
@@ -69,6 +71,12 @@ extension LiveSession {
         }
         reloadActions?(configuration.actions)
         actionTargets = configuration.actions.targets
-        sink.warn("reload: \(configPath ?? "the configuration"): reloaded")
+        let file = configPath ?? "the configuration"
+        // What only a restart applies stays as it runs, and is named rather than dropped.
+        let next = configuration.startupSettings
+        let restart = startupSettings.compactMap { running in
+            next.first { $0.name == running.name }.flatMap { running.restartNeeded(by: $0, file: file) }
+        }
+        sink.warn("reload: \(file): reloaded" + restart.map { "; " + $0 }.joined())
     }
 }

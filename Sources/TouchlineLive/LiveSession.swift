@@ -83,6 +83,9 @@ public struct LiveSession {
     public var udevProperties: ((String) -> [String: String]?)?
     /// Called with the new actions when a reload succeeds (the daemon's ActionRunner).
     public var reloadActions: ((ActionConfiguration) -> Void)?
+    /// The settings applied at start that a reload cannot change (the socket's group, the
+    /// uinput device's keys), as they run: a reload says which of them its file would change.
+    public var startupSettings: [StartupSetting] = []
     public var explain = false
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measuresLatency = false

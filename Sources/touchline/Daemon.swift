@@ -146,7 +146,7 @@ struct Daemon: ParsableCommand {
         let input = try Daemon.inputDevice(for: configuration.actions, config: config, dryRun: dryRun, log: { StandardError.warn($0) })
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))
+            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup, drop: drop))
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
@@ -177,7 +177,7 @@ struct Daemon: ParsableCommand {
         sink.latencyProbe = probe
         session.latencyProbe = probe
         defer { if let probe { StandardError.write(probe.summary + "\n") } }
-        Daemon.configure(&session, configuration, path: config, runner: sink.actions)
+        Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         session.explain = explain
         session.clientTargets = server.clientTargets
         try session.start(&source)

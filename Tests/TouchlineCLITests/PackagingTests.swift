@@ -126,6 +126,15 @@ import Glibc
         #expect(names.contains("kiosk.toml"), "\(names)")
         for path in [Self.packaging.appendingPathComponent("daemon.toml").path] + names.map({ examples.appendingPathComponent($0).path }) {
             let result = try touchline("daemon", "--check-config", path)
+            // Their `[socket] group` is the one scripts/install.sh creates, which
+            // --check-config checks last (issue 24 item 8): on a machine without it, that is
+            // the one error, so everything else passed.
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            if getgrnam("touchline") == nil, let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.hasPrefix("group = \"touchline\"") }) {
+                #expect(result.status == 65, "\(path): \(result.stderr)")
+                #expect(result.stderr == "touchline: \(path):\(line + 1):9: found \"touchline\" for socket.group, a group this system does not have; expected a group name or number (see /etc/group, or `getent group`)\n")
+                continue
+            }
             #expect(result.status == 0, "\(path): \(result.stderr)")
             #expect(result.stdout == "\(path): ok\n")
         }

@@ -30,6 +30,20 @@ status() { systemctl show -p StatusText --value touchline; }
 journal() { journalctl -u touchline -o cat --no-pager; }
 # Sockets accepted by the daemon at path $1 (listen's connection shows as a second entry).
 connected() { [ "$(grep -c " $1\$" /proc/net/unix)" -ge 2 ]; }
+# Runs `touchline listen` through the command after the first three arguments (a runuser…),
+# its output in $1.jsonl, waits for its connection to the socket $2, lets the player $PP
+# (waiting on the file $3) touch, and succeeds once listen got the tap.
+listen_to_tap() {
+    out=$1 sock=$2 go=$3
+    shift 3
+    "$@" $T listen > $out.jsonl 2>$out.err &
+    PL=$!
+    wait_until "connected $sock" 30
+    touch $go
+    wait $PP
+    wait_until "grep -q '\"gesture\":\"tap\"' $out.jsonl" 20
+    grep -q '"gesture":"tap","phase":"recognized"' $out.jsonl
+}
 finish() {
     journalctl -b -o short-monotonic --no-pager > $R/journal.txt 2>&1
     cp -r $W $R/work 2>/dev/null
@@ -105,13 +119,7 @@ grp=$(stat -c '%G %a' "$node")
 wait_until '[ "$(status)" = "1 device; events on $SOCK" ]' 30
 st=$(status)
 [ "$st" = "1 device; events on $SOCK" ]; check "3. the daemon opens it: StatusText \"$st\"" $? "$(journal | tail -n 5)"
-runuser -u kiosk -- $T listen > $W/listen1.jsonl 2>$W/listen1.err &
-PL=$!
-wait_until "connected $SOCK" 30
-touch $W/go1
-wait $PP
-wait_until "grep -q '\"gesture\":\"tap\"' $W/listen1.jsonl" 20
-grep -q '"gesture":"tap","phase":"recognized"' $W/listen1.jsonl
+listen_to_tap $W/listen1 $SOCK $W/go1 runuser -u kiosk --
 check "4. kiosk (group touchline) gets the tap with touchline listen ($(wc -l < $W/listen1.jsonl) lines)" $? "$(cat $W/listen1.err) $(head -3 $W/listen1.jsonl)"
 wait_until "journal | grep -q 'PROBE device'" 20
 # The journal read once: each journalctl takes most of a second under emulation.
@@ -194,13 +202,7 @@ runuser -u seat -- test -r "$node"; check "7. seat may read the new touchscreen 
 wait_until '[ "$($U systemctl --user show -p StatusText --value touchline-session)" = "1 device; events on $UR/touchline.sock" ]' 30
 st=$($U systemctl --user show -p StatusText --value touchline-session)
 [ "$st" = "1 device; events on $UR/touchline.sock" ]; check "7. the user daemon opens it: StatusText \"$st\"" $? "$($U journalctl --user -u touchline-session -o cat --no-pager 2>&1 | tail -n 5)"
-$U $T listen > $W/listen3.jsonl 2>$W/listen3.err &
-PL=$!
-wait_until "connected $UR/touchline.sock" 30
-touch $W/go3
-wait $PP
-wait_until "grep -q '\"gesture\":\"tap\"' $W/listen3.jsonl" 20
-grep -q '"gesture":"tap","phase":"recognized"' $W/listen3.jsonl
+listen_to_tap $W/listen3 $UR/touchline.sock $W/go3 $U
 check "7. seat gets the tap with touchline listen on \$XDG_RUNTIME_DIR/touchline.sock ($(wc -l < $W/listen3.jsonl) lines)" $? "$(cat $W/listen3.err) $(head -3 $W/listen3.jsonl)"
 $U systemctl --user stop touchline-session; s=$?
 res=$($U systemctl --user show -p Result --value touchline-session)

@@ -40,6 +40,21 @@ import Glibc
         #expect(try !run(analyze, ["verify", broken.path]).stderr.isEmpty)
     }
 
+    /// ExecReload's kill runs outside the sandbox (`+`): inside it root keeps only the bounding
+    /// set, which has no CAP_KILL, and after `--user` the daemon is no longer root's, so the
+    /// sandboxed kill got EPERM and `systemctl reload` failed ("Job for touchline.service
+    /// failed"). `systemd-analyze verify` cannot see that; scripts/vm/systemd.sh, which reloads
+    /// under a real systemd, found it.
+    @Test func reloadSignalsTheDroppedDaemonFromOutsideTheSandbox() throws {
+        let unit = try String(contentsOf: Self.packaging.appendingPathComponent("touchline.service"), encoding: .utf8)
+        let lines = unit.split(separator: "\n")
+        let bounding = lines.first { $0.hasPrefix("CapabilityBoundingSet=") } ?? ""
+        let reload = lines.first { $0.hasPrefix("ExecReload=") } ?? ""
+        #expect(lines.contains { $0.hasPrefix("ExecStart=") && $0.contains(" --user ") }, "the daemon drops to a user")
+        #expect(bounding.contains("CAP_KILL") || reload.hasPrefix("ExecReload=+"),
+                "\(reload) runs inside \(bounding), without CAP_KILL for the dropped daemon")
+    }
+
     /// The user-session unit (issue 26: the system service's actions cannot reach a desktop)
     /// passes `systemd-analyze --user verify`, with the same copy as the system unit's check.
     @Test func userUnitPassesSystemdAnalyzeVerify() throws {

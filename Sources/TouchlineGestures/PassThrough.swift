@@ -97,6 +97,15 @@ public struct PassThroughCounters: Hashable, Sendable {
     /// order decided: the distribution `replay --passthrough` summarizes.
     public var holdTimes: [Int64] = []
     public init() {}
+
+    public mutating func add(_ c: PassThroughCounters) {
+        forwarded += c.forwarded
+        released += c.released
+        bound += c.bound
+        dropped += c.dropped
+        overflow += c.overflow
+        holdTimes += c.holdTimes
+    }
 }
 
 /// Decides, per contact, what a pass-through clone receives (docs/live.md#pass-through):
@@ -254,7 +263,9 @@ public struct PassThroughPlanner: Sendable {
     private mutating func decide(at time: Timestamp, graph: GestureGraph, out: inout [(Int, ContactID, Contact)]) {
         for k in entries.indices where entries[k].state == .held {
             let verdict = entries[k].target.map { graph.consumption(onTarget: $0, consuming: consuming) } ?? .none
-            if verdict == .won || entries[k].claimed {
+            // Cancelled while held (the device went away, a reload): the clone never saw it,
+            // and a touch that did not end by a lift is nothing to show the app.
+            if verdict == .won || entries[k].claimed || (entries[k].lifted && entries[k].last.phase == .cancelled) {
                 drop(k, at: time)
                 continue
             }

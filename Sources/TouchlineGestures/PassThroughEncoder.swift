@@ -69,7 +69,7 @@ public struct PassThroughEncoder: Sendable {
             if next.trackingID >= 0 {
                 if let x = next.x, x != slots[s].x || slots[s].trackingID < 0 { abs(EventCodes.ABS_MT_POSITION_X, x) }
                 if let y = next.y, y != slots[s].y || slots[s].trackingID < 0 { abs(EventCodes.ABS_MT_POSITION_Y, y) }
-                if let p = next.pressure, p != slots[s].pressure, device.absinfo[EventCodes.ABS_MT_PRESSURE] != nil { abs(EventCodes.ABS_MT_PRESSURE, p) }
+                if let p = next.pressure, p != slots[s].pressure, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_PRESSURE) { abs(EventCodes.ABS_MT_PRESSURE, p) }
                 if let m = next.major, m != slots[s].major { abs(EventCodes.ABS_MT_TOUCH_MAJOR, m) }
                 if let m = next.minor, m != slots[s].minor { abs(EventCodes.ABS_MT_TOUCH_MINOR, m) }
             }
@@ -91,9 +91,9 @@ public struct PassThroughEncoder: Sendable {
         }
         if let first = down.first {
             let s = slots[first]
-            if let x = s.x, x != legacy.x, device.absinfo[EventCodes.ABS_X] != nil { abs(EventCodes.ABS_X, x) }
-            if let y = s.y, y != legacy.y, device.absinfo[EventCodes.ABS_Y] != nil { abs(EventCodes.ABS_Y, y) }
-            if let p = s.pressure, p != legacy.pressure, device.absinfo[EventCodes.ABS_PRESSURE] != nil { abs(EventCodes.ABS_PRESSURE, p) }
+            if let x = s.x, x != legacy.x, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_X) { abs(EventCodes.ABS_X, x) }
+            if let y = s.y, y != legacy.y, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_Y) { abs(EventCodes.ABS_Y, y) }
+            if let p = s.pressure, p != legacy.pressure, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_PRESSURE) { abs(EventCodes.ABS_PRESSURE, p) }
             legacy = s
         }
         if events.count > start { events.append(InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)) }

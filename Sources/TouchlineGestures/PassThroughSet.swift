@@ -9,6 +9,9 @@ public struct PassThroughSet: Sendable {
     public let bound: PassThroughBound
     /// By device index; nil: that device has no clone.
     public private(set) var planners: [PassThroughPlanner?] = []
+    /// What finished planners counted and reported (not yet drained).
+    private var finishedCounters = PassThroughCounters()
+    private var finishedReports: [(device: Int, report: HoldReport)] = []
 
     public init(bound: PassThroughBound = .standard) { self.bound = bound }
 
@@ -74,11 +77,15 @@ public struct PassThroughSet: Sendable {
     public mutating func finish(device: Int, at time: Timestamp, output: (Int, PassThroughFrame) -> Void) {
         guard isStarted(device) else { return }
         planners[device]!.finish(at: time) { output(device, $0) }
+        finishedCounters.add(planners[device]!.counters)
+        finishedReports += planners[device]!.drainReports().map { (device, $0) }
+        planners[device] = nil
     }
 
     /// Returns every planner's reports (device, report) and forgets them.
     public mutating func drainReports() -> [(device: Int, report: HoldReport)] {
-        var out: [(device: Int, report: HoldReport)] = []
+        var out = finishedReports
+        finishedReports = []
         for d in planners.indices where planners[d] != nil {
             for r in planners[d]!.drainReports() { out.append((d, r)) }
         }
@@ -87,16 +94,8 @@ public struct PassThroughSet: Sendable {
 
     /// The counters summed over every planner.
     public var counters: PassThroughCounters {
-        var sum = PassThroughCounters()
-        for p in planners {
-            guard let c = p?.counters else { continue }
-            sum.forwarded += c.forwarded
-            sum.released += c.released
-            sum.bound += c.bound
-            sum.dropped += c.dropped
-            sum.overflow += c.overflow
-            sum.holdTimes += c.holdTimes
-        }
+        var sum = finishedCounters
+        for p in planners { if let c = p?.counters { sum.add(c) } }
         return sum
     }
 }

@@ -20,8 +20,11 @@ public final class UInputDevice {
     /// Creates the device through `/dev/uinput` (libevdev_uinput_create_from_device), with the
     /// description's name, ids, properties, codes and absinfo. The kernel stamps the events
     /// with its own time when they are written.
-    public init(description: DeviceDescription) throws(SystemError) {
+    /// `phys`: the kernel's physical path for it (`UI_SET_PHYS`), so readers can tell it
+    /// (Touchline's pass-through clones: `PassThroughClonePhys`).
+    public init(description: DeviceDescription, phys: String? = nil) throws(SystemError) {
         guard let dev = libevdev_new() else { throw SystemError("libevdev_new", code: ENOMEM) }
+        if let phys { libevdev_set_phys(dev, String(phys.utf8.prefix(63)) ?? "touchline") }
         // uinput caps names at 80 bytes (UINPUT_MAX_NAME_SIZE) including the terminator.
         libevdev_set_name(dev, String(description.name.utf8.prefix(79)) ?? "touchline")
         libevdev_set_id_bustype(dev, Int32(description.bus))

@@ -66,6 +66,7 @@ extension LiveSession {
             try pipeline.emitting(to: sink) { pipeline, emit in
                 pipeline.replaceGraph(device: index, with: fresh, transform: setup.transform, surface: setup.surface, emit: emit)
             }
+            passThroughGraphChanged(index)
             clientGenerations[index] = generation
         }
     }

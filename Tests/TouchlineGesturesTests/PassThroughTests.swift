@@ -288,6 +288,7 @@ import TouchlineTesting
     @Test func theEncoderWritesOnlyWhatChangedInTheDevicesUnits() {
         var device = DeviceDescription(name: "panel")
         device.codes[EventCodes.EV_KEY] = [EventCodes.BTN_TOUCH, EventCodes.BTN_TOOL_FINGER, EventCodes.BTN_TOOL_DOUBLETAP]
+        device.codes[EventCodes.EV_ABS] = [EventCodes.ABS_X, EventCodes.ABS_Y, EventCodes.ABS_MT_SLOT, EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_MT_TRACKING_ID]
         device.absinfo[EventCodes.ABS_X] = AbsInfo(minimum: 0, maximum: 4095, resolution: 20)
         device.absinfo[EventCodes.ABS_Y] = AbsInfo(minimum: 0, maximum: 2047, resolution: 20)
         device.absinfo[EventCodes.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 4095, resolution: 20)

@@ -39,3 +39,16 @@ import TouchlineSettings
         #expect(error?.hasPrefix("register: recognizers[0]: a registered target's recognizer takes no 'consume'") == true, "\(error ?? "no error")")
     }
 }
+
+@Suite struct PassThroughDeviceConfigTests {
+    @Test func passthroughIsADevicesBoolean() throws {
+        let configuration = try DaemonConfiguration.parse(bytes: Array("[[device]]\nmatch.name = \"*\"\npassthrough = true\n".utf8), file: "daemon.toml")
+        #expect(configuration.devices.devices.map(\.passthrough) == [true])
+        do {
+            _ = try DaemonConfiguration.parse(bytes: Array("[[device]]\nmatch.name = \"*\"\npassthrough = \"yes\"\n".utf8), file: "daemon.toml")
+            Issue.record("parsed")
+        } catch {
+            #expect(error.description.hasPrefix("daemon.toml:3:15: found \"yes\" for a device's passthrough; expected true or false"), "\(error)")
+        }
+    }
+}

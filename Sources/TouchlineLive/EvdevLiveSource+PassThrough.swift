@@ -9,7 +9,8 @@ import TouchlineInput
 extension EvdevLiveSource {
     /// Device `token` was opened: pass it through if asked, now or once idle.
     mutating func passThroughIfAsked(_ token: UInt64, path: String, _ device: EvdevDevice, _ deliver: (SourceEvent) throws -> Void) throws {
-        guard let passThrough, passThrough(path, device.description) else { return }
+        // A clone is never passed through again (a loop of clones), whatever the sections say.
+        guard let passThrough, !PassThroughClonePhys.isClone(device.phys), passThrough(path, device.description) else { return }
         awaitingGrab.insert(token)
         try takeWhenIdle(token, deliver)
     }

@@ -99,6 +99,8 @@ public struct EvdevLiveSource: LiveSource {
         guard let watcher else { return }
         for path in Set(try watcher.changedNodes()).sorted() {
             if open.values.contains(where: { $0.path == path }) { continue }
+            // A clone of ours is never read (its phys says so too; this holds without it).
+            if clones.values.contains(where: { $0.node == path }) { continue }
             guard DeviceProbe.probe(path: path).verdict.isUsed else { continue }
             do {
                 try add(path, try EvdevDevice(path: path, grab: grab), deliver)

@@ -15,6 +15,9 @@ public struct PassThroughEncoder: Sendable {
     public let device: DeviceDescription
     let geometry: SurfaceGeometry
     let multitouch: Bool
+    /// Multi-touch without slots (protocol A: N-Trig, old eGalax): every frame lists every
+    /// contact down, each ended by `SYN_MT_REPORT`.
+    let protocolA: Bool
     let unitsPerMillimetreForSize: Double
 
     private struct Slot: Equatable {
@@ -33,9 +36,16 @@ public struct PassThroughEncoder: Sendable {
         self.device = device
         self.geometry = geometry
         multitouch = device.isMultitouch
+        protocolA = device.isMultitouch && !device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_SLOT)
         unitsPerMillimetreForSize = (geometry.xUnitsPerMillimetre * geometry.yUnitsPerMillimetre).squareRoot()
-        slots = Array(repeating: Slot(), count: max(1, device.slotCount))
+        slots = Array(repeating: Slot(), count: PassThroughEncoder.slots(of: device))
         if let slot = device.absinfo[EventCodes.ABS_MT_SLOT] { currentSlot = slot.value }
+    }
+
+    /// The clone's slots (the planner's `slotCount`): the device's, or for a protocol A device,
+    /// which has none, as many contacts as the graph tracks.
+    public static func slots(of device: DeviceDescription) -> Int {
+        device.isMultitouch && !device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_SLOT) ? GestureGraph.contactCapacity : max(1, device.slotCount)
     }
 
     /// The events of one frame, `SYN_REPORT` last, appended to `events`; nothing when nothing
@@ -59,7 +69,7 @@ public struct PassThroughEncoder: Sendable {
                 if let m = pc.contact.touchMajor, device.touchMajorAxis != nil { next.major = Int32((m.value * unitsPerMillimetreForSize).rounded()) }
                 if let m = pc.contact.touchMinor, device.touchMinorAxis != nil { next.minor = Int32((m.value * unitsPerMillimetreForSize).rounded()) }
             }
-            guard next != slots[s], multitouch else {
+            guard next != slots[s], multitouch, !protocolA else {
                 slots[s] = next
                 continue
             }
@@ -76,8 +86,22 @@ public struct PassThroughEncoder: Sendable {
             if events.count > before { currentSlot = pc.slot }
             slots[s] = next
         }
-        // The legacy state: what a single-touch reader (and libinput's BTN_TOUCH) sees.
         let down = slots.indices.filter { slots[$0].trackingID >= 0 }
+        if protocolA && (!down.isEmpty || touch) {
+            // Protocol A: the whole set of contacts, each with SYN_MT_REPORT; none: one empty
+            // SYN_MT_REPORT (the lift).
+            for s in down {
+                if device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_TRACKING_ID) { abs(EventCodes.ABS_MT_TRACKING_ID, slots[s].trackingID) }
+                if let x = slots[s].x { abs(EventCodes.ABS_MT_POSITION_X, x) }
+                if let y = slots[s].y { abs(EventCodes.ABS_MT_POSITION_Y, y) }
+                if let p = slots[s].pressure, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_PRESSURE) { abs(EventCodes.ABS_MT_PRESSURE, p) }
+                if let m = slots[s].major { abs(EventCodes.ABS_MT_TOUCH_MAJOR, m) }
+                if let m = slots[s].minor { abs(EventCodes.ABS_MT_TOUCH_MINOR, m) }
+                events.append(InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_MT_REPORT, value: 0))
+            }
+            if down.isEmpty { events.append(InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_MT_REPORT, value: 0)) }
+        }
+        // The legacy state: what a single-touch reader (and libinput's BTN_TOUCH) sees.
         let touching = !down.isEmpty
         if device.has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOUCH) && touching != touch { key(EventCodes.BTN_TOUCH, touching ? 1 : 0) }
         touch = touching

@@ -29,7 +29,7 @@ extension LiveSession {
             clone.close()
             return
         }
-        passThrough.set.start(device: device.index, graph: graph, slotCount: assembler.device.slotCount)
+        passThrough.set.start(device: device.index, graph: graph, slotCount: PassThroughEncoder.slots(of: assembler.device))
         passThrough.encoders[device.index] = PassThroughEncoder(device: assembler.device, geometry: assembler.geometry)
         passThrough.clones[device.index] = clone
         sink.warn("\(device.path) (\(device.name)): passed through to \(clone.node)")

@@ -51,7 +51,7 @@ extension Replay {
                 if !replay.isStarted(index) {
                     if devices.ignored.contains(index) { continue }
                     guard try devices.start(index, of: trace, in: &replay) != nil, let graph = replay.graph(of: index), let assembler = replay.assembler(of: index) else { continue }
-                    set.start(device: index, graph: graph, slotCount: trace.devices[index].slotCount)
+                    set.start(device: index, graph: graph, slotCount: PassThroughEncoder.slots(of: trace.devices[index]))
                     encoders[index] = PassThroughEncoder(device: trace.devices[index], geometry: assembler.geometry)
                 }
                 // Hold bounds and graph deadlines before the frame this event may complete, in

@@ -317,4 +317,35 @@ import TouchlineTesting
             "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID -1", "BTN_TOUCH 0", "BTN_TOOL_FINGER 0", "SYN_REPORT 0",
         ])
     }
+
+    /// A protocol A device (no slots: N-Trig): every frame lists every contact down, each with
+    /// SYN_MT_REPORT, and the lift is one empty SYN_MT_REPORT; the clone has as many slots as
+    /// the graph tracks contacts.
+    @Test func aProtocolADevicesCloneListsEveryContactEachFrame() {
+        var device = DeviceDescription(name: "N-Trig")
+        device.codes[EventCodes.EV_KEY] = [EventCodes.BTN_TOUCH]
+        device.codes[EventCodes.EV_ABS] = [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y]
+        device.absinfo[EventCodes.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 9600)
+        device.absinfo[EventCodes.ABS_MT_POSITION_Y] = AbsInfo(minimum: 0, maximum: 7200)
+        #expect(PassThroughEncoder.slots(of: device) == GestureGraph.contactCapacity)
+        let geometry = SurfaceGeometry(device: device)
+        var encoder = PassThroughEncoder(device: device, geometry: geometry)
+        func contact(_ phase: ContactPhase, _ x: Int32, _ y: Int32) -> Contact {
+            Contact(id: ContactID(1), phase: phase, position: geometry.millimetres(x: x, y: y), normalized: geometry.normalized(x: x, y: y))
+        }
+        var events: [InputEvent] = []
+        let t = Timestamp(microseconds: 0)
+        encoder.encode(PassThroughFrame(time: t, contacts: [
+            PassThroughContact(slot: 0, trackingID: 0, contact: contact(.began, 100, 200)),
+            PassThroughContact(slot: 1, trackingID: 1, contact: contact(.began, 900, 700)),
+        ]), into: &events)
+        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 0, trackingID: 0, contact: contact(.ended, 100, 200))]), into: &events)
+        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 1, trackingID: 1, contact: contact(.ended, 900, 700))]), into: &events)
+        #expect(events.map { "\(EventCodes.codeName(type: $0.type, code: $0.code) ?? "?") \($0.value)" } == [
+            "ABS_MT_POSITION_X 100", "ABS_MT_POSITION_Y 200", "SYN_MT_REPORT 0", "ABS_MT_POSITION_X 900", "ABS_MT_POSITION_Y 700", "SYN_MT_REPORT 0",
+            "BTN_TOUCH 1", "SYN_REPORT 0",
+            "ABS_MT_POSITION_X 900", "ABS_MT_POSITION_Y 700", "SYN_MT_REPORT 0", "SYN_REPORT 0",
+            "SYN_MT_REPORT 0", "BTN_TOUCH 0", "SYN_REPORT 0",
+        ])
+    }
 }

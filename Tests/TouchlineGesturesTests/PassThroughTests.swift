@@ -281,6 +281,23 @@ import TouchlineTesting
         #expect(run.reports == ["0.010000 c0 dropped held=10ms d=0.0"])
     }
 
+    /// Frames of (slot, tracking id, phase, x, y in device units) through a clone encoder of
+    /// `device`, then `liftAll`: the events by name and value.
+    static func encoded(_ device: DeviceDescription, _ frames: [[(Int32, Int32, ContactPhase, Int32, Int32)]], liftAll: Bool = false) -> [String] {
+        let geometry = SurfaceGeometry(device: device)
+        var encoder = PassThroughEncoder(device: device, geometry: geometry)
+        var events: [InputEvent] = []
+        let t = Timestamp(microseconds: 1000)
+        for frame in frames {
+            encoder.encode(PassThroughFrame(time: t, contacts: frame.map { slot, id, phase, x, y in
+                PassThroughContact(slot: slot, trackingID: id, contact: Contact(
+                    id: ContactID(UInt32(id)), phase: phase, position: geometry.millimetres(x: x, y: y), normalized: geometry.normalized(x: x, y: y)))
+            }), into: &events)
+        }
+        if liftAll { encoder.liftAll(at: t, into: &events) }
+        return events.map { "\(EventCodes.codeName(type: $0.type, code: $0.code) ?? "?") \($0.value)" }
+    }
+
     /// The encoder writes what a kernel driver would for the clone: slot, tracking id and
     /// position of what changed, BTN_TOUCH and the finger-count tool the device declares,
     /// ABS_X/Y following the first contact down, SYN_REPORT; nothing for a frame where nothing
@@ -295,19 +312,10 @@ import TouchlineTesting
         device.absinfo[EventCodes.ABS_MT_POSITION_Y] = AbsInfo(minimum: 0, maximum: 2047, resolution: 20)
         device.absinfo[EventCodes.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: 9)
         device.absinfo[EventCodes.ABS_MT_TRACKING_ID] = AbsInfo(minimum: 0, maximum: 65535)
-        let geometry = SurfaceGeometry(device: device)
-        var encoder = PassThroughEncoder(device: device, geometry: geometry)
-        func contact(_ phase: ContactPhase, _ x: Int32, _ y: Int32) -> Contact {
-            Contact(id: ContactID(7), phase: phase, position: geometry.millimetres(x: x, y: y), normalized: geometry.normalized(x: x, y: y))
-        }
-        var events: [InputEvent] = []
-        let t = Timestamp(microseconds: 1000)
-        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 0, trackingID: 5, contact: contact(.began, 1000, 500))]), into: &events)
-        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 0, trackingID: 5, contact: contact(.stationary, 1000, 500))]), into: &events)
-        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 1, trackingID: 6, contact: contact(.began, 3000, 1500))]), into: &events)
-        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 0, trackingID: 5, contact: contact(.ended, 1000, 500))]), into: &events)
-        encoder.liftAll(at: t, into: &events)
-        #expect(events.map { "\(EventCodes.codeName(type: $0.type, code: $0.code) ?? "?") \($0.value)" } == [
+        let events = Self.encoded(device, [
+            [(0, 5, .began, 1000, 500)], [(0, 5, .stationary, 1000, 500)], [(1, 6, .began, 3000, 1500)], [(0, 5, .ended, 1000, 500)],
+        ], liftAll: true)
+        #expect(events == [
             // The device's current slot is 0 already (its absinfo value): no ABS_MT_SLOT.
             "ABS_MT_TRACKING_ID 5", "ABS_MT_POSITION_X 1000", "ABS_MT_POSITION_Y 500",
             "BTN_TOUCH 1", "BTN_TOOL_FINGER 1", "ABS_X 1000", "ABS_Y 500", "SYN_REPORT 0",
@@ -328,20 +336,10 @@ import TouchlineTesting
         device.absinfo[EventCodes.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 9600)
         device.absinfo[EventCodes.ABS_MT_POSITION_Y] = AbsInfo(minimum: 0, maximum: 7200)
         #expect(PassThroughEncoder.slots(of: device) == GestureGraph.contactCapacity)
-        let geometry = SurfaceGeometry(device: device)
-        var encoder = PassThroughEncoder(device: device, geometry: geometry)
-        func contact(_ phase: ContactPhase, _ x: Int32, _ y: Int32) -> Contact {
-            Contact(id: ContactID(1), phase: phase, position: geometry.millimetres(x: x, y: y), normalized: geometry.normalized(x: x, y: y))
-        }
-        var events: [InputEvent] = []
-        let t = Timestamp(microseconds: 0)
-        encoder.encode(PassThroughFrame(time: t, contacts: [
-            PassThroughContact(slot: 0, trackingID: 0, contact: contact(.began, 100, 200)),
-            PassThroughContact(slot: 1, trackingID: 1, contact: contact(.began, 900, 700)),
-        ]), into: &events)
-        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 0, trackingID: 0, contact: contact(.ended, 100, 200))]), into: &events)
-        encoder.encode(PassThroughFrame(time: t, contacts: [PassThroughContact(slot: 1, trackingID: 1, contact: contact(.ended, 900, 700))]), into: &events)
-        #expect(events.map { "\(EventCodes.codeName(type: $0.type, code: $0.code) ?? "?") \($0.value)" } == [
+        let events = Self.encoded(device, [
+            [(0, 0, .began, 100, 200), (1, 1, .began, 900, 700)], [(0, 0, .ended, 100, 200)], [(1, 1, .ended, 900, 700)],
+        ])
+        #expect(events == [
             "ABS_MT_POSITION_X 100", "ABS_MT_POSITION_Y 200", "SYN_MT_REPORT 0", "ABS_MT_POSITION_X 900", "ABS_MT_POSITION_Y 700", "SYN_MT_REPORT 0",
             "BTN_TOUCH 1", "SYN_REPORT 0",
             "ABS_MT_POSITION_X 900", "ABS_MT_POSITION_Y 700", "SYN_MT_REPORT 0", "SYN_REPORT 0",

@@ -29,6 +29,16 @@ final class RecordingClone: PassThroughClone {
         return configuration
     }
 
+    /// A scripted screen added at the start and passed through at once to a recording clone.
+    static func passedThrough() -> (ScriptedSource, RecordingClone) {
+        let clock = VirtualClock()
+        var source = ScriptedSource(clock: clock)
+        source.add(0, path: "/dev/input/event5", description: screen)
+        let clone = RecordingClone(clock: clock)
+        source.clone(0, to: clone, at: .zero)
+        return (source, clone)
+    }
+
     static func play(_ source: ScriptedSource) throws -> LogSink {
         var source = source
         let sink = LogSink(clock: source.clock)
@@ -44,11 +54,7 @@ final class RecordingClone: PassThroughClone {
     /// finger resting on the edge is released by the hold bound at 150 ms, with no frame; and
     /// SIGTERM lifts it on the clone and closes the clone.
     @Test func theCloneReceivesEverythingButTheConsumedEdgeSwipe() throws {
-        let clock = VirtualClock()
-        var source = ScriptedSource(clock: clock)
-        source.add(0, path: "/dev/input/event5", description: screen)
-        let clone = RecordingClone(clock: clock)
-        source.clone(0, to: clone, at: .zero)
+        var (source, clone) = Self.passedThrough()
         var edge = Finger(slot: 0, trackingID: 10)
         edge.down(at: ms(1000), x: 0.5, y: 25)
         for k in 1...5 { edge.move(at: ms(1000 + 10 * Int64(k)), x: 0.5 + 4 * Double(k), y: 25) }
@@ -76,11 +82,7 @@ final class RecordingClone: PassThroughClone {
 
     /// An unplug mid-touch: the clone's contact lifts at the removal, and the clone goes.
     @Test func anUnplugLiftsTheClonesContactsAndRemovesIt() throws {
-        let clock = VirtualClock()
-        var source = ScriptedSource(clock: clock)
-        source.add(0, path: "/dev/input/event5", description: screen)
-        let clone = RecordingClone(clock: clock)
-        source.clone(0, to: clone, at: .zero)
+        var (source, clone) = Self.passedThrough()
         var pan = Finger()
         pan.down(at: ms(1000), x: 50, y: 25)
         pan.move(at: ms(1020), x: 60, y: 25)

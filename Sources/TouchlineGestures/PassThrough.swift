@@ -158,6 +158,11 @@ public struct PassThroughPlanner: Sendable {
     private var lastTime = Timestamp(microseconds: 0)
     private var nextTrackingID: Int32 = 0
     private var slotUsed: [Bool]
+    /// One step's items (frame number, contact, its values), the frame being made and the
+    /// slots it frees: reused, so a step allocates only while they grow.
+    private var items: [(Int, ContactID, Contact)] = []
+    private var outFrame = PassThroughFrame(time: Timestamp(microseconds: 0), contacts: [])
+    private var freed: [Int32] = []
 
     public init(graph: GestureGraph, slotCount: Int, bound: PassThroughBound = .standard) {
         self.bound = bound
@@ -207,7 +212,7 @@ public struct PassThroughPlanner: Sendable {
     public mutating func frame(_ frame: TouchFrame, graph: GestureGraph, emit: (PassThroughFrame) -> Void) {
         frameNumber += 1
         lastTime = max(lastTime, frame.time)
-        var out: [(Int, ContactID, Contact)] = []
+        items.removeAll(keepingCapacity: true)
         for c in frame.contacts {
             var k = entries.firstIndex { $0.id == c.id }
             if k == nil {
@@ -223,28 +228,28 @@ public struct PassThroughPlanner: Sendable {
             if c.phase.isFinal { entries[i].lifted = true }
             switch entries[i].state {
             case .held: entries[i].buffer.append((frameNumber, c))
-            case .forwarded: out.append((frameNumber, c.id, c))
+            case .forwarded: items.append((frameNumber, c.id, c))
             case .dropped: break
             }
         }
-        decide(at: frame.time, graph: graph, out: &out)
-        flush(out, at: frame.time, emit)
+        decide(at: frame.time, graph: graph)
+        flush(at: frame.time, emit)
     }
 
     /// Time moved to `time` without a frame (the hold bound, or a graph deadline): held
     /// contacts are decided again.
     public mutating func advance(to time: Timestamp, graph: GestureGraph, emit: (PassThroughFrame) -> Void) {
         lastTime = max(lastTime, time)
-        var out: [(Int, ContactID, Contact)] = []
-        decide(at: time, graph: graph, out: &out)
-        flush(out, at: time, emit)
+        items.removeAll(keepingCapacity: true)
+        decide(at: time, graph: graph)
+        flush(at: time, emit)
     }
 
     /// The end (the device removed, the daemon stopping, the end of a trace): contacts still
     /// down on the clone are lifted, held ones are dropped (the clone never saw them).
     public mutating func finish(at end: Timestamp, emit: (PassThroughFrame) -> Void) {
         let time = max(end, lastTime)
-        var out: [(Int, ContactID, Contact)] = []
+        items.removeAll(keepingCapacity: true)
         frameNumber += 1
         for k in entries.indices {
             switch entries[k].state {
@@ -252,15 +257,15 @@ public struct PassThroughPlanner: Sendable {
             case .forwarded where !entries[k].closed:
                 var c = entries[k].last
                 c.phase = .ended
-                out.append((frameNumber, c.id, c))
+                items.append((frameNumber, c.id, c))
             default: break
             }
         }
-        flush(out, at: time, emit)
+        flush(at: time, emit)
         entries.removeAll()
     }
 
-    private mutating func decide(at time: Timestamp, graph: GestureGraph, out: inout [(Int, ContactID, Contact)]) {
+    private mutating func decide(at time: Timestamp, graph: GestureGraph) {
         for k in entries.indices where entries[k].state == .held {
             let verdict = entries[k].target.map { graph.consumption(onTarget: $0, consuming: consuming) } ?? .none
             // Cancelled while held (the device went away, a reload): the clone never saw it,
@@ -275,7 +280,7 @@ public struct PassThroughPlanner: Sendable {
             let atOnce = verdict == .none && entries[k].buffer.count == 1 && entries[k].buffer[0].1.phase == .began && entries[k].first == time
             report(k, at: time, atOnce ? .forwarded : verdict == .pending ? .bound : .released)
             entries[k].state = .forwarded
-            for (n, c) in entries[k].buffer { out.append((n, c.id, c)) }
+            for (n, c) in entries[k].buffer { items.append((n, c.id, c)) }
             entries[k].buffer = []
         }
     }
@@ -302,15 +307,17 @@ public struct PassThroughPlanner: Sendable {
 
     /// The items in the order of the frames they came in (a contact's own frames in order,
     /// contacts of one frame by id), one clone frame per source frame, all at `time`.
-    private mutating func flush(_ items: [(Int, ContactID, Contact)], at time: Timestamp, _ emit: (PassThroughFrame) -> Void) {
+    private mutating func flush(at time: Timestamp, _ emit: (PassThroughFrame) -> Void) {
         if !items.isEmpty {
-            let sorted = items.sorted { ($0.0, $0.1) < ($1.0, $1.1) }
-            var frame = PassThroughFrame(time: time, contacts: [])
-            var freed: [Int32] = []
-            var number = sorted[0].0
-            for (n, id, c) in sorted {
+            if items.count > 1 { items.sort { ($0.0, $0.1) < ($1.0, $1.1) } }
+            outFrame.time = time
+            outFrame.contacts.removeAll(keepingCapacity: true)
+            freed.removeAll(keepingCapacity: true)
+            var number = items[0].0
+            for i in items.indices {
+                let (n, id, c) = items[i]
                 if n != number {
-                    emitFrame(&frame, freeing: &freed, emit)
+                    emitFrame(emit)
                     number = n
                 }
                 guard let k = entries.firstIndex(where: { $0.id == id }) else { continue }
@@ -331,23 +338,23 @@ public struct PassThroughPlanner: Sendable {
                 guard entries[k].state == .forwarded else { continue }
                 var contact = c
                 if contact.phase == .cancelled { contact.phase = .ended }
-                frame.contacts.append(PassThroughContact(slot: entries[k].slot, trackingID: entries[k].trackingID, contact: contact))
+                outFrame.contacts.append(PassThroughContact(slot: entries[k].slot, trackingID: entries[k].trackingID, contact: contact))
                 if contact.phase == .ended {
                     entries[k].closed = true
                     freed.append(entries[k].slot)
                 }
             }
-            emitFrame(&frame, freeing: &freed, emit)
+            emitFrame(emit)
         }
         entries.removeAll { $0.lifted && $0.state != .held && ($0.closed || $0.state == .dropped) }
     }
 
     /// A slot lifted in a frame is free from the next one (one frame cannot end a contact in a
     /// slot and begin another in it).
-    private mutating func emitFrame(_ frame: inout PassThroughFrame, freeing freed: inout [Int32], _ emit: (PassThroughFrame) -> Void) {
-        if !frame.contacts.isEmpty { emit(frame) }
-        frame.contacts.removeAll()
+    private mutating func emitFrame(_ emit: (PassThroughFrame) -> Void) {
+        if !outFrame.contacts.isEmpty { emit(outFrame) }
+        outFrame.contacts.removeAll(keepingCapacity: true)
         for s in freed { slotUsed[Int(s)] = false }
-        freed.removeAll()
+        freed.removeAll(keepingCapacity: true)
     }
 }

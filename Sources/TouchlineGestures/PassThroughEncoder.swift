@@ -86,11 +86,15 @@ public struct PassThroughEncoder: Sendable {
             if events.count > before { currentSlot = pc.slot }
             slots[s] = next
         }
-        let down = slots.indices.filter { slots[$0].trackingID >= 0 }
-        if protocolA && (!down.isEmpty || touch) {
+        var downCount = 0, firstDown = -1
+        for s in slots.indices where slots[s].trackingID >= 0 {
+            if firstDown < 0 { firstDown = s }
+            downCount += 1
+        }
+        if protocolA && (downCount > 0 || touch) {
             // Protocol A: the whole set of contacts, each with SYN_MT_REPORT; none: one empty
             // SYN_MT_REPORT (the lift).
-            for s in down {
+            for s in slots.indices where slots[s].trackingID >= 0 {
                 if device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_MT_TRACKING_ID) { abs(EventCodes.ABS_MT_TRACKING_ID, slots[s].trackingID) }
                 if let x = slots[s].x { abs(EventCodes.ABS_MT_POSITION_X, x) }
                 if let y = slots[s].y { abs(EventCodes.ABS_MT_POSITION_Y, y) }
@@ -99,22 +103,22 @@ public struct PassThroughEncoder: Sendable {
                 if let m = slots[s].minor { abs(EventCodes.ABS_MT_TOUCH_MINOR, m) }
                 events.append(InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_MT_REPORT, value: 0))
             }
-            if down.isEmpty { events.append(InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_MT_REPORT, value: 0)) }
+            if downCount == 0 { events.append(InputEvent(time: time, type: EventCodes.EV_SYN, code: EventCodes.SYN_MT_REPORT, value: 0)) }
         }
         // The legacy state: what a single-touch reader (and libinput's BTN_TOUCH) sees.
-        let touching = !down.isEmpty
+        let touching = downCount > 0
         if device.has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOUCH) && touching != touch { key(EventCodes.BTN_TOUCH, touching ? 1 : 0) }
         touch = touching
-        let tools = [EventCodes.BTN_TOOL_FINGER, EventCodes.BTN_TOOL_DOUBLETAP, EventCodes.BTN_TOOL_TRIPLETAP, EventCodes.BTN_TOOL_QUADTAP, EventCodes.BTN_TOOL_QUINTTAP]
-        let wanted: UInt16? = touching ? tools[min(down.count, tools.count) - 1] : nil
+        let tools = PassThroughEncoder.fingerTools
+        let wanted: UInt16? = touching ? tools[min(downCount, tools.count) - 1] : nil
         let available = wanted.flatMap { w in device.has(type: EventCodes.EV_KEY, code: w) ? w : (device.has(type: EventCodes.EV_KEY, code: EventCodes.BTN_TOOL_FINGER) ? EventCodes.BTN_TOOL_FINGER : nil) }
         if available != tool {
             if let old = tool { key(old, 0) }
             if let new = available { key(new, 1) }
             tool = available
         }
-        if let first = down.first {
-            let s = slots[first]
+        if firstDown >= 0 {
+            let s = slots[firstDown]
             if let x = s.x, x != legacy.x, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_X) { abs(EventCodes.ABS_X, x) }
             if let y = s.y, y != legacy.y, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_Y) { abs(EventCodes.ABS_Y, y) }
             if let p = s.pressure, p != legacy.pressure, device.has(type: EventCodes.EV_ABS, code: EventCodes.ABS_PRESSURE) { abs(EventCodes.ABS_PRESSURE, p) }
@@ -132,6 +136,9 @@ public struct PassThroughEncoder: Sendable {
         }
         encode(frame, into: &events)
     }
+
+    /// The finger-count tools, by count (1 to 5).
+    static let fingerTools = [EventCodes.BTN_TOOL_FINGER, EventCodes.BTN_TOOL_DOUBLETAP, EventCodes.BTN_TOOL_TRIPLETAP, EventCodes.BTN_TOOL_QUADTAP, EventCodes.BTN_TOOL_QUINTTAP]
 
     /// A normalized coordinate back in the axis's units.
     private func raw(_ v: Double, _ axis: AbsInfo?) -> Int32 {

@@ -98,6 +98,13 @@ public struct PassThroughCounters: Hashable, Sendable {
     public var holdTimes: [Int64] = []
     public init() {}
 
+    /// For people: how many contacts took each path, and the hold times' p50 and maximum.
+    public var summary: String {
+        let held = holdTimes.sorted()
+        let times = held.isEmpty ? "" : "; held p50 \(formatFixed(Double(held[(held.count - 1) / 2]) / 1000, decimals: 1)) ms, max \(formatFixed(Double(held.last!) / 1000, decimals: 1)) ms"
+        return "\(forwarded) contacts sent at once, \(released) released, \(bound) released by the hold bound, \(dropped) dropped" + times
+    }
+
     public mutating func add(_ c: PassThroughCounters) {
         forwarded += c.forwarded
         released += c.released

@@ -98,7 +98,11 @@ extension LiveSession {
     /// then the clone goes. Call before the device's graph finishes.
     mutating func endPassThrough(_ index: Int, at time: Timestamp) throws {
         guard let clone = passThrough.clones[index] else { return }
+        let counters = index < passThrough.set.planners.count ? passThrough.set.planners[index]?.counters : nil
         try passingThrough { _, set, _, send in set.finish(device: index, at: time, output: send) }
+        _ = passThrough.set.drainReports()
+        // The device's counters, once, at its end.
+        if let counters { sink.warn("\(clone.node): pass-through ends: \(counters.summary)") }
         // Whatever the planner had, nothing stays down on the clone.
         passThrough.scratch.removeAll(keepingCapacity: true)
         passThrough.encoders[index]?.liftAll(at: time, into: &passThrough.scratch)

@@ -88,11 +88,7 @@ extension Replay {
             try writer.finish()
             if let file = writer.sink as? FileByteSink { try file.commit() }
         }
-        let c = set.counters
-        let held = c.holdTimes.sorted()
-        let p50 = held.isEmpty ? 0 : held[(held.count - 1) / 2]
-        warn("passthrough: \(path): \(c.forwarded) contacts sent at once, \(c.released) released, \(c.bound) released by the hold bound, \(c.dropped) dropped"
-            + (held.isEmpty ? "" : "; held p50 \(formatFixed(Double(p50) / 1000, decimals: 1)) ms, max \(formatFixed(Double(held.last!) / 1000, decimals: 1)) ms"))
+        warn("passthrough: \(path): \(set.counters.summary)")
         if let failure { throw failure }
     }
 

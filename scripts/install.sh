@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs touchline, its systemd unit, its udev rule and an example daemon config
+# Installs touchline, its systemd units (the system service and the user-session one), its udev
+# rule, an inert daemon config with examples beside the docs
 # (packaging/README.md). Never overwrites an existing /etc/touchline/daemon.toml.
 #
 #   scripts/install.sh [--prefix /usr/local] [--destdir DIR] [--binary PATH] [--uninstall]
@@ -37,10 +38,12 @@ bindir=$prefix/bin
 docdir=$prefix/share/doc/touchline
 # systemd and udev read /usr/lib (and /usr/local/lib/systemd/system); udev has no /usr/local.
 case "$prefix" in
-    /usr) unitdir=/usr/lib/systemd/system; rulesdir=/usr/lib/udev/rules.d ;;
-    /usr/local) unitdir=/usr/local/lib/systemd/system; rulesdir=/etc/udev/rules.d ;;
-    *) unitdir=/etc/systemd/system; rulesdir=/etc/udev/rules.d ;;
+    /usr) unitdir=/usr/lib/systemd/system; userunitdir=/usr/lib/systemd/user; rulesdir=/usr/lib/udev/rules.d ;;
+    /usr/local) unitdir=/usr/local/lib/systemd/system; userunitdir=/usr/local/lib/systemd/user; rulesdir=/etc/udev/rules.d ;;
+    *) unitdir=/etc/systemd/system; userunitdir=/etc/systemd/user; rulesdir=/etc/udev/rules.d ;;
 esac
+examples="kiosk.toml desktop-shortcuts.toml"
+docs="live.md config.md events.md"
 confdir=/etc/touchline
 live=0
 [ -z "$destdir" ] && [ "$(id -u)" = 0 ] && live=1
@@ -50,10 +53,13 @@ if [ "$uninstall" = 1 ]; then
         systemctl disable --now touchline.service 2>/dev/null || true
     fi
     rm -f "$destdir$bindir/touchline" "$destdir$unitdir/touchline.service" \
+        "$destdir$userunitdir/touchline-session.service" \
         "$destdir$rulesdir/70-touchline.rules" "$destdir$confdir/daemon.toml.example" \
         "$destdir$confdir/example-config.toml" "$destdir$docdir/README.md" \
-        "$destdir$docdir/packaging.md" "$destdir$docdir/live.md"
-    rmdir "$destdir$docdir" 2>/dev/null || true
+        "$destdir$docdir/packaging.md"
+    for f in $docs; do rm -f "$destdir$docdir/$f"; done
+    for f in $examples; do rm -f "$destdir$docdir/examples/$f"; done
+    rmdir "$destdir$docdir/examples" "$destdir$docdir" 2>/dev/null || true
     if [ -f "$destdir$confdir/daemon.toml" ]; then
         echo "kept $destdir$confdir/daemon.toml (yours); remove it and $confdir by hand if you want"
     else
@@ -77,7 +83,7 @@ if [ -z "$binary" ]; then
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
 
-install -d "$destdir$bindir" "$destdir$unitdir" "$destdir$rulesdir" "$destdir$confdir" "$destdir$docdir"
+install -d "$destdir$bindir" "$destdir$unitdir" "$destdir$userunitdir" "$destdir$rulesdir" "$destdir$confdir" "$destdir$docdir/examples"
 # Stripped (install -s): the symbol tables and debug info are 4/5 of a static binary, and a
 # service needs neither (a crash's backtrace then shows addresses; `--binary` an unstripped
 # build to debug). The binary given or built stays as it was.
@@ -85,17 +91,23 @@ install -s -m 0755 "$binary" "$destdir$bindir/touchline"
 sed "s#/usr/local/bin/touchline#$bindir/touchline#; s#/usr/local/share/doc/touchline#$docdir#" \
     "$root/packaging/touchline.service" > "$destdir$unitdir/touchline.service"
 chmod 0644 "$destdir$unitdir/touchline.service"
+sed "s#/usr/local/bin/touchline#$bindir/touchline#; s#/usr/local/share/doc/touchline#$docdir#" \
+    "$root/packaging/touchline-session.service" > "$destdir$userunitdir/touchline-session.service"
+chmod 0644 "$destdir$userunitdir/touchline-session.service"
 install -m 0644 "$root/packaging/70-touchline.rules" "$destdir$rulesdir/70-touchline.rules"
-install -m 0644 "$root/packaging/daemon.toml" "$destdir$confdir/daemon.toml.example"
+sed "s#/usr/local/share/doc/touchline#$docdir#g" "$root/packaging/daemon.toml" > "$destdir$confdir/daemon.toml.example"
+chmod 0644 "$destdir$confdir/daemon.toml.example"
 install -m 0644 "$root/docs/example-config.toml" "$destdir$confdir/example-config.toml"
 if [ -e "$destdir$confdir/daemon.toml" ]; then
     echo "kept $destdir$confdir/daemon.toml; the new example is $confdir/daemon.toml.example"
 else
-    install -m 0644 "$root/packaging/daemon.toml" "$destdir$confdir/daemon.toml"
+    install -m 0644 "$destdir$confdir/daemon.toml.example" "$destdir$confdir/daemon.toml"
 fi
 install -m 0644 "$root/README.md" "$destdir$docdir/README.md"
 install -m 0644 "$root/packaging/README.md" "$destdir$docdir/packaging.md"
-install -m 0644 "$root/docs/live.md" "$destdir$docdir/live.md"
+# The docs the installed config and units cite, and the examples it points to.
+for f in $docs; do install -m 0644 "$root/docs/$f" "$destdir$docdir/$f"; done
+for f in $examples; do install -m 0644 "$root/packaging/examples/$f" "$destdir$docdir/examples/$f"; done
 
 if [ "$live" = 1 ]; then
     if ! getent passwd touchline >/dev/null; then
@@ -106,6 +118,7 @@ if [ "$live" = 1 ]; then
     command -v udevadm >/dev/null 2>&1 && { udevadm control --reload; udevadm trigger --subsystem-match=input --action=change; } || true
     command -v systemctl >/dev/null 2>&1 && systemctl daemon-reload || true
     echo "installed. Start it with: systemctl enable --now touchline"
+    echo "or, for actions in a user's desktop session: systemctl --user enable --now touchline-session (as that user)"
 else
     echo "installed into ${destdir:-/}. On the target: useradd --system --user-group touchline;"
     echo "udevadm control --reload; systemctl daemon-reload; systemctl enable --now touchline"

@@ -241,18 +241,31 @@ static inline int touchline_epoll_wait_tokens(int epfd, unsigned long long *toke
 /// envp: standard input /dev/null, a process group of its own (so that a timeout kills what a
 /// shell started too), default dispositions and an empty signal mask (the daemon blocks
 /// SIGINT/SIGTERM/SIGHUP for its signalfd; a child inheriting that could not be stopped).
-/// Returns 0 and the pid, or an errno (exec failures included).
-static inline int touchline_spawn(char *const argv[], char *const envp[], int *pid) {
+/// Returns 0 and the pid, or an errno (exec failures included). With `output` (not NULL), the
+/// child's standard output and error are the write end of a new pipe whose read end
+/// (non-blocking, close-on-exec) is returned there, so that the daemon can prefix each line.
+static inline int touchline_spawn(char *const argv[], char *const envp[], int *pid, int *output) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     sigset_t none, all;
     pid_t child;
     int r;
-    if ((r = posix_spawn_file_actions_init(&actions)) != 0) return r;
-    if ((r = posix_spawnattr_init(&attributes)) != 0) { posix_spawn_file_actions_destroy(&actions); return r; }
+    int p[2] = { -1, -1 };
+    if (output && pipe2(p, O_CLOEXEC) != 0) return errno;
+    if ((r = posix_spawn_file_actions_init(&actions)) != 0) { if (output) { close(p[0]); close(p[1]); } return r; }
+    if ((r = posix_spawnattr_init(&attributes)) != 0) { posix_spawn_file_actions_destroy(&actions); if (output) { close(p[0]); close(p[1]); } return r; }
     sigemptyset(&none);
     sigfillset(&all);
     r = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    /* Its standard output goes where the daemon's messages go (stderr: the journal), never
+       into the daemon's own standard output, which `daemon --stdout` keeps for events; or
+       both into the pipe the daemon reads. dup2 clears close-on-exec on the copies. */
+    if (output) {
+        if (r == 0) r = posix_spawn_file_actions_adddup2(&actions, p[1], 1);
+        if (r == 0) r = posix_spawn_file_actions_adddup2(&actions, p[1], 2);
+    } else if (r == 0) {
+        r = posix_spawn_file_actions_adddup2(&actions, 2, 1);
+    }
     if (r == 0) r = posix_spawnattr_setsigmask(&attributes, &none);
     if (r == 0) r = posix_spawnattr_setsigdefault(&attributes, &all);
     if (r == 0) r = posix_spawnattr_setpgroup(&attributes, 0);
@@ -260,8 +273,21 @@ static inline int touchline_spawn(char *const argv[], char *const envp[], int *p
     if (r == 0) r = posix_spawnp(&child, argv[0], &actions, &attributes, argv, envp);
     posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
+    if (output) {
+        close(p[1]);
+        if (r == 0 && fcntl(p[0], F_SETFL, fcntl(p[0], F_GETFL) | O_NONBLOCK) != 0) r = errno;
+        if (r == 0) *output = p[0]; else close(p[0]);
+    }
     if (r == 0) *pid = child;
     return r;
+}
+
+/// Reads what is there without waiting: bytes read, 0 at end of file, -1 when nothing is
+/// there yet (EAGAIN, EINTR), -2 on another error.
+static inline long touchline_read_available(int fd, void *buffer, unsigned long count) {
+    ssize_t n = read(fd, buffer, count);
+    if (n >= 0) return (long)n;
+    return (errno == EAGAIN || errno == EINTR) ? -1 : -2;
 }
 
 /// A descriptor readable once the process has exited (Linux 5.3), or -1.
@@ -277,6 +303,16 @@ static inline int touchline_reap(int pid) {
 }
 
 static inline int touchline_kill_group(int pid, int signo) { return kill(-pid, signo); }
+
+/// Whether process group `pgid` still has a process: 1 or 0. Its members that are the caller's
+/// own children and have exited are reaped first (a daemon that is PID 1 inherits orphans, whose
+/// zombies would otherwise count for ever).
+static inline int touchline_group_alive(int pgid) {
+    int status;
+    while (waitpid(-pgid, &status, WNOHANG) > 0) {}
+    return kill(-pgid, 0) == 0 || errno == EPERM;
+}
+
 static inline int touchline_sigterm(void) { return SIGTERM; }
 static inline int touchline_sigkill(void) { return SIGKILL; }
 static inline int touchline_exit_code(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }

@@ -254,6 +254,7 @@ public enum Reason: BitwiseCopyable, Hashable, Sendable, CustomStringConvertible
 
 /// An explain line's own field: the decision's reason.
 public struct ExplainFields: GestureFields {
+    public static var fieldNames: [StaticString] { ["reason"] }
     public var reason: Reason
     public init(reason: Reason) { self.reason = reason }
     public func forEachField(_ body: (StaticString, FieldValue) -> Void) { body("reason", .text(reason.description)) }

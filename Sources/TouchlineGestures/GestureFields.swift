@@ -18,6 +18,10 @@ public protocol GestureFields: BitwiseCopyable, Hashable, Sendable {
     /// `detail`'s fields, when they are this type's (GestureDetail holds any kind's fields):
     /// provided, not implemented by a kind.
     static func _forEachField(of detail: borrowing GestureDetail, _ body: (StaticString, FieldValue) -> Void)
+    /// Every key `forEachField` may give, in its order (some only on some events: a peek's
+    /// `end`), known without an event: what an `[[action]]` may filter on (docs/live.md#actions).
+    /// Checked against every event of the recordings (FieldNamesTests).
+    static var fieldNames: [StaticString] { get }
 }
 
 extension GestureFields {
@@ -67,6 +71,7 @@ public enum FieldValue: Sendable, CustomStringConvertible {
 /// No fields (a kind whose events carry only the common keys).
 public struct NoFields: GestureFields {
     public init() {}
+    public static var fieldNames: [StaticString] { [] }
     public func forEachField(_ body: (StaticString, FieldValue) -> Void) {}
 }
 

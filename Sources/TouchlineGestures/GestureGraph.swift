@@ -133,13 +133,15 @@ public struct GestureGraph: Sendable, ArenaHost {
         }
         let specs = configuration.recognizers
         carry = CarryRoute(plan: CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets))
-        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName($0.name) })
+        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName(sharing: $0.name) })
         targetNames = allNames
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        names = specs.map { GestureName($0.name) }
+        // Shared: the daemon holds a graph's names while it runs (LiveSession.nameHolds) and frees
+        // those nobody registers any more; without a hold they live as long as the process.
+        names = specs.map { GestureName(sharing: $0.name) }
         kinds = specs.map(\.kind.gesture)
         readsForce = specs.contains { $0.kind.recognizer.readsForce }
         rotationReaders = specs.indices.reduce(0) { $0 | (specs[$1].kind.recognizer.readsRotation ? 1 &<< UInt64(truncatingIfNeeded: $1) : 0) }
@@ -286,7 +288,11 @@ public struct GestureGraph: Sendable, ArenaHost {
         for i in 0..<tracked.count {
             tracked[i].previous = tracked[i].position
             tracked[i].isNew = false
-            if tracked[i].phase == .began || tracked[i].phase == .moved { tracked[i].phase = .stationary }
+            // No tracked contact is final here (`process` removes them at the end of their
+            // frame), so every one is stationary until the frame says otherwise: a store, not a
+            // test of the phase (two instructions a contact on every frame).
+            assert(!tracked[i].phase.isFinal, "a final contact stayed tracked past its frame")
+            tracked[i].phase = .stationary
             onTargets |= 1 &<< UInt64(truncatingIfNeeded: tracked[i].target)
         }
         var next = 0

@@ -2,17 +2,22 @@ import TouchlineCore
 
 /// A target's or recognizer's name from the configuration, as events and reasons carry it.
 ///
-/// Names are interned once (`InternedString`, in storage that lives as long as the process), so
+/// Names are interned once (`InternedString`), so
 /// a name is one word with no reference count: an event (and a `Reason`) copies as plain bytes
 /// and making one costs no retain and no release. With `String` fields, every event paid four
 /// atomic reference-count operations and every action copy an outlined copy; together that was
-/// the largest share of a frame (docs/performance.md). The set of names is the configuration's,
-/// so the interned storage is bounded by the distinct names a process ever configures.
+/// the largest share of a frame (docs/performance.md). A name made with `init(_:)` lives as long
+/// as the process; a graph takes its names with `init(sharing:)`, so that the daemon, which
+/// holds each graph's names while the graph runs (`InternedString.Hold`, LiveSession), frees
+/// the names clients registered once no graph uses them.
 public struct GestureName: BitwiseCopyable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The name and its JSON form.
     public let interned: InternedString
 
     public init(_ name: String) { interned = InternedString(name) }
+    /// The entry a hold keeps, without keeping it (`InternedString.init(sharing:)`): valid
+    /// while that hold lives; with none, as `init(_:)`.
+    public init(sharing name: String) { interned = InternedString(sharing: name) }
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The name.

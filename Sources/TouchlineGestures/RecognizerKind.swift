@@ -67,6 +67,9 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     static var hovers: Bool { get }
     /// An input from the carry (a carrier's only: `carries`).
     mutating func carried(_ input: CarryInput) -> RecognizerAction
+    /// The fields types of the events the kind says (its `detail`s): what an `[[action]]` on
+    /// the kind may filter on besides the common keys (docs/live.md#actions).
+    static var eventFields: [any GestureFields.Type] { get }
 }
 
 extension GestureRecognizer {

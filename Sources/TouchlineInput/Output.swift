@@ -5,7 +5,14 @@ import CLibevdev
 import Glibc
 import TouchlineCore
 
-public struct FileOutput: Sendable {
+/// Where a live sink writes its lines: a descriptor written at once (`FileOutput`), or
+/// `daemon --stdout`'s output that never waits for its reader (`NonBlockingOutput`).
+public protocol LineOutput {
+    /// Writes `bytes`, one or more whole lines.
+    func write(_ bytes: [UInt8]) throws(SystemError)
+}
+
+public struct FileOutput: Sendable, LineOutput {
     public let fd: Int32
     public static let standardOutput = FileOutput(fd: 1)
     public static let standardError = FileOutput(fd: 2)

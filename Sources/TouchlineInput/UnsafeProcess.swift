@@ -8,8 +8,20 @@ import TouchlineCore
 
 public enum UnsafeProcess {
     /// Starts `argv` (PATH search for a first element without a slash) with `environment`
-    /// ("NAME=value" strings). Returns the pid.
+    /// ("NAME=value" strings), in a process group of its own (its pid), standard input
+    /// /dev/null and standard output the caller's standard error. Returns the pid.
     public static func spawn(argv: [String], environment: [String]) throws(SystemError) -> Int32 {
+        try start(argv: argv, environment: environment, capturing: false).pid
+    }
+
+    /// As `spawn`, with the child's standard output and error into a pipe: returns the pid and
+    /// the pipe's read end (non-blocking; the caller closes it), so that each line the action
+    /// prints reaches the journal prefixed with the action's line in the config.
+    public static func spawnCapturingOutput(argv: [String], environment: [String]) throws(SystemError) -> (pid: Int32, output: Int32) {
+        try start(argv: argv, environment: environment, capturing: true)
+    }
+
+    static func start(argv: [String], environment: [String], capturing: Bool) throws(SystemError) -> (pid: Int32, output: Int32) {
         guard let program = argv.first else { throw SystemError("posix_spawn", code: EINVAL) }
         // strdup'ed so that the pointers outlive the call; freed after it.
         let args = argv.map { strdup($0) }
@@ -20,13 +32,14 @@ public enum UnsafeProcess {
         }
         if args.contains(where: { $0 == nil }) || env.contains(where: { $0 == nil }) { throw SystemError("strdup", code: ENOMEM) }
         var pid: Int32 = 0
+        var output: Int32 = -1
         let r = (args + [nil]).withUnsafeBufferPointer { a in
             (env + [nil]).withUnsafeBufferPointer { e in
-                touchline_spawn(a.baseAddress, e.baseAddress, &pid)
+                capturing ? touchline_spawn(a.baseAddress, e.baseAddress, &pid, &output) : touchline_spawn(a.baseAddress, e.baseAddress, &pid, nil)
             }
         }
         if r != 0 { throw SystemError("posix_spawn", path: program, code: r) }
-        return pid
+        return (pid, output)
     }
 
     /// The process's wait status once it exited (reaping it); nil while it runs.
@@ -41,6 +54,28 @@ public enum UnsafeProcess {
     /// SIGTERM (or SIGKILL with `kill`) to the child's process group.
     public static func terminate(_ pid: Int32, kill: Bool = false) {
         _ = touchline_kill_group(pid, kill ? touchline_sigkill() : touchline_sigterm())
+    }
+
+    /// Whether the process group `pgid` (a child's, started by `spawn`) still has a process
+    /// once its leader has been reaped: what a shell left running in the background.
+    public static func groupAlive(_ pgid: Int32) -> Bool {
+        touchline_group_alive(pgid) == 1
+    }
+
+    /// Appends what `fd` has now to `bytes`, at most `limit` bytes: true while the pipe may
+    /// give more later, false at its end (or on an error: the same to the reader).
+    public static func readAvailable(_ fd: Int32, into bytes: inout [UInt8], limit: Int) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: min(limit, 4096))
+        var total = 0
+        while total < limit {
+            // In bounds: at most chunk.count bytes are written into chunk's own storage.
+            let n = chunk.withUnsafeMutableBytes { touchline_read_available(fd, $0.baseAddress, UInt($0.count)) }
+            if n == -1 { return true }
+            if n <= 0 { return false }
+            bytes.append(contentsOf: chunk[0..<Int(n)])
+            total += Int(n)
+        }
+        return true
     }
 
     /// The daemon's environment, as "NAME=value" strings.
@@ -105,6 +140,11 @@ public final class ChildWatcher {
         return fd
     }
 
+    /// Watches `fd` (an action's output pipe) for something to read; `unwatch` closes it.
+    public func watchOutput(_ fd: Int32) {
+        _ = touchline_epoll_add(fileDescriptor, fd, UInt64(UInt32(bitPattern: fd)) | 1 << 40)
+    }
+
     public func unwatch(_ pidfd: Int32) {
         guard pidfd >= 0 else { return }
         _ = touchline_epoll_remove(fileDescriptor, pidfd)
@@ -113,8 +153,11 @@ public final class ChildWatcher {
 
     /// Arms the timer to `deadline` (CLOCK_MONOTONIC) or disarms it, and clears a past expiry.
     public func setDeadline(_ deadline: Timestamp?) throws(SystemError) {
-        _ = touchline_timerfd_read(timer)
+        // The same deadline: nothing to do, and an expiry not yet serviced stays readable (an
+        // event re-arming between the expiry and the loop's wait used to consume it, and the
+        // runner then slept past a group's check until some other wake).
         if deadline == armed { return }
+        _ = touchline_timerfd_read(timer)
         let us = deadline.map { max(1, $0.microseconds) } ?? 0
         if touchline_timerfd_set(timer, us) != 0 { throw SystemError.last("timerfd_settime") }
         armed = deadline

@@ -2,7 +2,9 @@
 // `[[action]]`s and a match runs its command as a child process, without a shell unless the
 // config wrote `shell = true`, with the event in its environment. The loop never waits for a
 // child: exits and timeouts wake it through `fileDescriptor` (pidfds and a timerfd in
-// TouchlineInput's ChildWatcher), and `service()` reaps and kills.
+// TouchlineInput's ChildWatcher), and `service()` reaps and kills. Each command runs in a
+// process group of its own, and the group is what is waited for and ended: what a shell left
+// in the background goes at the action's timeout, or with the daemon, as the command would.
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
@@ -17,14 +19,28 @@ public final class ActionRunner {
     /// The clock timeouts are measured on (CLOCK_MONOTONIC; a test may pass its own).
     let now: () -> Timestamp
 
+    /// A command's process group: the process started (its leader, whose pid is the group's
+    /// id) and whatever it starts there. The group is the action: it runs, holding its place
+    /// under `maxRunning`, until the group is empty, and its timeout ends the whole group.
     struct Child {
         var pid: Int32
         var pidfd: Int32
         /// Its action as it was when started (a reload may replace the list meanwhile).
         var action: ActionSpec
-        /// When it is sent SIGTERM, then (once `terminated`) SIGKILL.
+        /// When its group is sent SIGTERM, then (once `terminated`) SIGKILL.
         var deadline: Timestamp
         var terminated = false
+        /// The leader exited (and was reaped) while processes it started stay in the group (a
+        /// shell's `cmd &`): no pidfd tells when those end, so the group is checked every
+        /// `lingerCheck` (next at `nextCheck`) until it is empty or its deadline comes.
+        var leaderExited = false
+        var nextCheck = Timestamp(microseconds: .max)
+        /// The read end of the pipe its standard output and error write to (-1 once closed),
+        /// and what it gave after its last complete line.
+        var output: Int32 = -1
+        var pending: [UInt8] = []
+        /// When the timer must wake the runner for this child.
+        var wake: Timestamp { leaderExited ? min(deadline, nextCheck) : deadline }
     }
     var children: [Child] = []
     /// Per action: the event time it last ran at (for `repeat`).
@@ -41,7 +57,16 @@ public final class ActionRunner {
     public private(set) var started = 0
     public private(set) var skipped = 0
     public private(set) var killed = 0
+    /// Skips said once and counted since, per action line (ActionRunner+Skips.swift).
+    var skipReports: [Int: SkipReport] = [:]
     public var running: Int { children.count }
+    /// How often a group whose leader has exited is checked for processes left in it.
+    static let lingerCheck = Interval(microseconds: 200_000)
+    /// An action's output line longer than this is passed on in pieces of this size; at most
+    /// `outputPerService` bytes of one action are read per wake, so that a chatty action cannot
+    /// hold the daemon's loop.
+    static let outputLineLimit = 4096
+    static let outputPerService = 65536
 
     /// Readable when a child exited or a timeout passed: call `service()`.
     public var fileDescriptor: Int32 { watcher.fileDescriptor }
@@ -88,7 +113,7 @@ public final class ActionRunner {
             }
             if children.count >= configuration.maxRunning {
                 skipped += 1
-                warn("action (line \(action.line)) skipped: \(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
+                reportSkip(action, reason: "\(configuration.maxRunning) \(configuration.maxRunning == 1 ? "action" : "actions") already running ([actions] maxRunning)")
                 continue
             }
             if environment == nil { environment = self.environment(for: event) }
@@ -99,9 +124,10 @@ public final class ActionRunner {
             case .keys, .button: continue
             }
             do {
-                let pid = try UnsafeProcess.spawn(argv: argv, environment: environment ?? baseEnvironment)
+                let (pid, output) = try UnsafeProcess.spawnCapturingOutput(argv: argv, environment: environment ?? baseEnvironment)
                 let pidfd = watcher.watch(pid)
-                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: now() + action.timeout))
+                watcher.watchOutput(output)
+                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: now() + action.timeout, output: output))
                 lastRun[index] = event.time
                 started += 1
             } catch {
@@ -150,26 +176,41 @@ public final class ActionRunner {
         ]
     }
 
-    /// Reaps the children that exited, terminates those past their timeout (SIGTERM, then
-    /// SIGKILL after `ActionConfiguration.killGrace`), and re-arms the timer. Never blocks.
+    /// Reaps the children that exited, drops the groups left empty, terminates the groups past
+    /// their timeout (SIGTERM, then SIGKILL after `ActionConfiguration.killGrace`), and re-arms
+    /// the timer. Never blocks.
     public func service() {
         let t = now()
+        reportSkips(at: t)
         var index = 0
         while index < children.count {
             var child = children[index]
-            if let status = UnsafeProcess.reap(child.pid) {
+            passOnOutput(&child)
+            if !child.leaderExited, let status = UnsafeProcess.reap(child.pid) {
                 watcher.unwatch(child.pidfd)
-                children.remove(at: index)
+                child.pidfd = -1
+                child.leaderExited = true
                 let action = child.action
                 if !child.terminated, status.code != 0 {
                     warn("action (line \(action.line)) " + (status.signal != 0 ? "ended by signal \(status.signal)" : "exited with \(status.code)"))
                 }
-                continue
+            }
+            if child.leaderExited {
+                if !UnsafeProcess.groupAlive(child.pid) {
+                    closeOutput(&child)
+                    children.remove(at: index)
+                    continue
+                }
+                // Stored, not taken from each rearm: events re-arm the timer all the time.
+                child.nextCheck = t + Self.lingerCheck
             }
             if t >= child.deadline {
                 let action = child.action
                 if !child.terminated {
-                    warn("action (line \(action.line)) still running after its timeout of \(action.timeout.microseconds / 1000) ms: terminated")
+                    let timeout = action.timeout.microseconds / 1000
+                    warn("action (line \(action.line)) " + (child.leaderExited
+                        ? "left processes running after its timeout of \(timeout) ms: terminated"
+                        : "still running after its timeout of \(timeout) ms: terminated"))
                     UnsafeProcess.terminate(child.pid)
                     child.terminated = true
                     child.deadline = t + ActionConfiguration.killGrace
@@ -179,15 +220,49 @@ public final class ActionRunner {
                     // Reaped when its pidfd says so; checked again after another grace.
                     child.deadline = t + ActionConfiguration.killGrace
                 }
-                children[index] = child
             }
+            children[index] = child
             index += 1
         }
         rearm()
     }
 
+    /// Passes on the lines the action's processes printed, each on the daemon's stderr (the
+    /// journal) as `action (line N): TEXT`, so that a line says which action printed it and an
+    /// action's output never mixes into `--stdout` (docs/live.md#actions).
+    func passOnOutput(_ child: inout Child) {
+        guard child.output >= 0 else { return }
+        let open = UnsafeProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
+        if open { passOnLines(&child, last: false) } else { closeOutput(&child) }
+    }
+
+    /// The rest of the output (a last line without a newline too), then the pipe closed.
+    func closeOutput(_ child: inout Child) {
+        guard child.output >= 0 else { return }
+        _ = UnsafeProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
+        watcher.unwatch(child.output)
+        child.output = -1
+        passOnLines(&child, last: true)
+    }
+
+    /// Each complete line of `pending` (a piece of `outputLineLimit` bytes counts as one), and
+    /// with `last` what remains after them.
+    func passOnLines(_ child: inout Child, last: Bool) {
+        var start = 0
+        for i in child.pending.indices where child.pending[i] == UInt8(ascii: "\n") || i + 1 - start >= Self.outputLineLimit {
+            let end = child.pending[i] == UInt8(ascii: "\n") ? i : i + 1
+            warn("action (line \(child.action.line)): " + String(decoding: child.pending[start..<end], as: UTF8.self))
+            start = i + 1
+        }
+        if last && start < child.pending.count {
+            warn("action (line \(child.action.line)): " + String(decoding: child.pending[start...], as: UTF8.self))
+            start = child.pending.count
+        }
+        child.pending.removeFirst(start)
+    }
+
     func rearm() {
-        let next = children.map(\.deadline).min()
+        let next = (children.map(\.wake) + [skipReportDeadline].compactMap { $0 }).min()
         do {
             try watcher.setDeadline(next)
         } catch {
@@ -201,9 +276,13 @@ public final class ActionRunner {
         service()
     }
 
-    /// At shutdown: SIGTERM to every running action, up to `grace` ms for them to exit, then SIGKILL.
+    /// At shutdown: SIGTERM to every running action's group (a leader gone or not), up to
+    /// `grace` ms for them to exit, then SIGKILL.
     public func finish(grace: Int32 = 500) {
+        reportSkips(at: now(), all: true)
         guard !children.isEmpty else { return }
+        // Disarmed (and a past expiry cleared), so that only exits end the waits below early.
+        try? watcher.setDeadline(nil)
         for child in children where !child.terminated { UnsafeProcess.terminate(child.pid) }
         var waited: Int32 = 0
         while !children.isEmpty, waited < grace {
@@ -221,11 +300,18 @@ public final class ActionRunner {
         }
     }
 
+    /// Reaps the leaders that exited and drops the groups left empty.
     func reapAll() {
-        children.removeAll { child in
-            guard UnsafeProcess.reap(child.pid) != nil else { return false }
-            watcher.unwatch(child.pidfd)
-            return true
+        for index in children.indices where !children[index].leaderExited {
+            guard UnsafeProcess.reap(children[index].pid) != nil else { continue }
+            watcher.unwatch(children[index].pidfd)
+            children[index].pidfd = -1
+            children[index].leaderExited = true
         }
+        for index in children.indices { passOnOutput(&children[index]) }
+        for index in children.indices where children[index].leaderExited && !UnsafeProcess.groupAlive(children[index].pid) {
+            closeOutput(&children[index])
+        }
+        children.removeAll { $0.leaderExited && $0.output < 0 && !UnsafeProcess.groupAlive($0.pid) }
     }
 }

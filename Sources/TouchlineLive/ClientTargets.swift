@@ -22,10 +22,6 @@ public final class ClientTargets {
     /// Recognizers one connection may hold at once over its targets: a graph has 64 slots, and
     /// one client must not take all those the configuration leaves (issue 24, fairness).
     public static let maximumRecognizersPerClient = 16
-    /// Distinct names (targets and recognizers) registered over the daemon's life: a graph's
-    /// names are interned for the life of the process (GestureName), so a client registering
-    /// ever new names must not grow it without end.
-    public static let maximumDistinctNames = 4096
 
     /// In registration order (which, at equal z, puts a later one on top).
     public private(set) var entries: [Entry] = []
@@ -52,7 +48,6 @@ public final class ClientTargets {
     /// (`LiveSession.clientZFromConfiguration`) any z a target may have.
     public var zRange: ClosedRange<Int>? = ClientTargets.anyZ
     public static let anyZ = -GraphConfiguration.Limits.farthestZ...GraphConfiguration.Limits.farthestZ
-    var names: Set<String> = []
 
     public init() {}
 
@@ -87,10 +82,6 @@ public final class ClientTargets {
         if slots > Self.maximumRecognizersPerClient {
             return .failure(ClientMessageError("register: this connection would hold \(slots) recognizers; at most \(Self.maximumRecognizersPerClient) (unregister a target first)"))
         }
-        let fresh = Set([name] + request.spec.recognizers.map(\.name)).subtracting(names)
-        if names.count + fresh.count > Self.maximumDistinctNames {
-            return .failure(ClientMessageError("register: the daemon has taken \(names.count) distinct names since it started; at most \(Self.maximumDistinctNames) (reuse a name, or restart the daemon)"))
-        }
         // The graph every device without a graph of its own would run (a device's own list
         // only narrows it), and each device graph it would join with that device's targets.
         do {
@@ -116,7 +107,6 @@ public final class ClientTargets {
                 }
             }
         }
-        names.formUnion(fresh)
         entries.append(Entry(owner: owner, request: request))
         generation += 1
         return .success(())

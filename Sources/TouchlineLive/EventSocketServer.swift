@@ -24,6 +24,8 @@ public struct EventSocketOptions: Sendable {
     public var mode: UInt32 = 0o660
     /// The socket file's group; nil keeps the process's.
     public var group: Group?
+    /// The socket file's owner (the user `--user` becomes); nil keeps the process's.
+    public var owner: UInt32?
     /// Bytes a client's output queue may hold before its events are dropped.
     public var queueLimit = 256 * 1024
     /// Bytes a client's message line may hold.
@@ -47,10 +49,13 @@ public final class EventSocketServer {
     /// One line, written once per event and sent to every subscriber.
     var line = JSONWriter(capacity: 1024)
     var reply = JSONWriter(capacity: 256)
-    /// The strings of the names events carry, so that matching a filter allocates nothing; as
-    /// bounded as the configuration's names.
+    /// The strings of the names events carry, so that matching a filter allocates nothing.
+    /// Target names are freed once no graph has them (a client's, LiveSession.nameHolds) and
+    /// an address may come back for another name: each is checked against its name, and the
+    /// cache is emptied when it has grown past `targetNameCacheLimit`.
     var gestureNames: [GestureKind: String] = [:]
     var targetNames: [GestureName: String] = [:]
+    static let targetNameCacheLimit = 1024
     var isOpen = true
     /// What clients registered (`{"register": …}`); the session merges them into its graphs
     /// (LiveSession.clientTargets).
@@ -93,7 +98,7 @@ public final class EventSocketServer {
                 try UnixSocket.unlink(path)
             }
         }
-        listener = try UnixSocket.listen(path: path, mode: options.mode, group: group)
+        listener = try UnixSocket.listen(path: path, mode: options.mode, owner: options.owner, group: group)
         do {
             readiness = try ReadinessSet()
             try readiness.set(listener, token: Self.listenerToken, input: true, output: false, added: true)
@@ -129,6 +134,12 @@ public final class EventSocketServer {
             if token == Self.listenerToken {
                 try acceptAll()
             } else if let client = clients.first(where: { $0.token == token }) {
+                if client.inputClosed && client.queued == 0 {
+                    // Watched for nothing (its input ended, nothing to send): only a hang-up
+                    // or an error wakes it, so it closed its reading side too.
+                    client.closed = true
+                    continue
+                }
                 // Sending first makes room, so that messages kept while the queue was full are
                 // answered now (nothing more may come to wake us for them).
                 client.flush(dropReport)
@@ -221,7 +232,7 @@ public final class EventSocketServer {
     func read(_ client: SocketClient) {
         // Lines left when its queue filled come first.
         if client.inputCount > 0 { lines(client, scanningFrom: 0) }
-        while !client.closed && !client.isFull {
+        while !client.closed && !client.inputClosed && !client.isFull {
             let result: SocketRead
             do {
                 result = try UnixSocket.read(client.fd, into: &client.input, at: client.inputCount)
@@ -230,7 +241,22 @@ public final class EventSocketServer {
                 return
             }
             switch result {
-            case .closed: client.closed = true; return
+            case .closed:
+                if UnixSocket.peerHungUp(client.fd) {
+                    client.closed = true
+                    return
+                }
+                // The end of its input, not of the connection: a client that shut down its
+                // writing side after subscribing still reads (issue 24, item 11: on 8d7af8f
+                // it was closed and got nothing, not even its reply). A last line may end
+                // at the end of input instead of a newline.
+                client.inputClosed = true
+                if client.inputCount > 0 && !client.discarding && client.inputCount < client.input.count {
+                    client.input[client.inputCount] = UInt8(ascii: "\n")
+                    client.inputCount += 1
+                    lines(client, scanningFrom: client.inputCount - 1)
+                }
+                return
             case .wouldBlock: return
             case .bytes(let n):
                 let start = client.inputCount
@@ -361,11 +387,13 @@ public final class EventSocketServer {
         var i = 0
         while i < clients.count {
             let client = clients[i]
+            // Input ended and nothing subscribed nor registered: nothing will ever go to it.
+            if client.inputClosed && client.queued == 0 && isIdle(client) { client.closed = true }
             if client.closed {
                 remove(at: i)
                 continue
             }
-            let input = !client.isFull
+            let input = !client.isFull && !client.inputClosed
             let output = client.queued > 0
             if input != client.watchingInput || output != client.watchingOutput {
                 try readiness.set(client.fd, token: client.token, input: input, output: output, added: false)
@@ -384,7 +412,8 @@ public final class EventSocketServer {
     }
 
     func name(of target: GestureName) -> String {
-        if let s = targetNames[target] { return s }
+        if let s = targetNames[target], target.interned.hasUTF8(of: s) { return s }
+        if targetNames.count >= Self.targetNameCacheLimit { targetNames.removeAll(keepingCapacity: true) }
         let s = target.description
         targetNames[target] = s
         return s

@@ -83,3 +83,24 @@ public enum InputActions {
             + [InputEvent(time: .zero, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)]
     }
 }
+
+/// `touchline daemon --dry-run`: input actions written as lines for a person instead of through
+/// uinput, so a configuration with `keys` and `button` actions can be tried on a machine
+/// without `/dev/uinput` (or without clicking on it). One line per frame, each event by its
+/// kernel names: `dry run: uinput frame: EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0`.
+public final class InputEventLog: InputEventWriter {
+    let line: (String) -> Void
+
+    public init(line: @escaping (String) -> Void) {
+        self.line = line
+    }
+
+    public func write(_ events: [InputEvent]) throws(SystemError) {
+        let text = events.map { e in
+            let type = EventCodes.typeName(e.type) ?? "type \(e.type)"
+            let code = EventCodes.codeName(type: e.type, code: e.code) ?? "code \(e.code)"
+            return "\(type) \(code) \(e.value)"
+        }
+        line("dry run: uinput frame: " + text.joined(separator: ", "))
+    }
+}

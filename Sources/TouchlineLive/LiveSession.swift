@@ -83,6 +83,9 @@ public struct LiveSession {
     public var udevProperties: ((String) -> [String: String]?)?
     /// Called with the new actions when a reload succeeds (the daemon's ActionRunner).
     public var reloadActions: ((ActionConfiguration) -> Void)?
+    /// The settings applied at start that a reload cannot change (the socket's group, the
+    /// uinput device's keys), as they run: a reload says which of them its file would change.
+    public var startupSettings: [StartupSetting] = []
     public var explain = false
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measuresLatency = false
@@ -99,6 +102,10 @@ public struct LiveSession {
     var setups: [Int: DeviceSetup] = [:] {
         didSet { shareDeviceGraphs() }
     }
+    /// Per device, the names of the graph it runs, kept while that graph runs: its events
+    /// carry them (GestureName). Replaced after the graph is (its last events written), so a
+    /// registered name no graph has any more is freed.
+    var nameHolds: [Int: InternedString.Hold] = [:]
     var nextIndex = 0
     /// Devices passed through to a clone (LiveSession+PassThrough.swift).
     var passThrough = LivePassThroughState()
@@ -180,17 +187,18 @@ public struct LiveSession {
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
         let setup = setup(settings, native: assembler.geometry.size, sizeApplied: true, default: graphConfiguration)
-        var driver: ReplayDriver?
+        var built: BuiltGraph?
         if output == .gestures {
             do {
-                driver = try makeDriver(index, setup)
+                built = try makeDriver(index, setup)
             } catch {
                 // DaemonConfiguration.parse has already rejected an invalid file with its line:
                 // this is a second line of defence.
                 throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
             }
         }
-        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: driver)
+        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: built?.driver)
+        nameHolds[index] = built?.names
         setups[index] = setup
         sink.deviceOpened(index, surface: setup.surface)
         return Device(path: path, name: description.name, index: index)
@@ -261,6 +269,8 @@ public struct LiveSession {
             pipeline.finish(device: index, emit: { _ in })
         }
         setups[index] = nil
+        // The graph finished: it emits nothing more (its lane keeps it until reused, unread).
+        nameHolds[index] = nil
     }
 
     /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the stop came.

@@ -1,6 +1,7 @@
 // Where a live session's output goes. The executable writes JSON Lines to standard output, each
-// line in one write(2) as soon as it is complete (a live consumer must not wait for a buffer);
-// tests collect the events themselves.
+// line in one write(2) as soon as it is complete (a live consumer must not wait for a buffer;
+// `daemon --stdout` through TouchlineInput's NonBlockingOutput, which never waits for its
+// reader either); tests collect the events themselves.
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
@@ -41,10 +42,10 @@ extension GesturePipeline {
 /// JSON Lines to a descriptor (schema v1, as `touchline replay` prints), warnings to standard
 /// error prefixed with the program's name. One reused line buffer: no allocation per line.
 public final class JSONLinesSink: LiveSink {
-    let output: FileOutput
+    let output: any LineOutput
     var line = JSONWriter()
 
-    public init(output: FileOutput = .standardOutput) { self.output = output }
+    public init(output: any LineOutput = FileOutput.standardOutput) { self.output = output }
 
     public func gesture(_ event: GestureEvent) throws {
         line.reset()

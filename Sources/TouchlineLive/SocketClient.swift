@@ -30,6 +30,10 @@ final class SocketClient {
     var watchingInput = true
     var watchingOutput = false
     var closed = false
+    /// The client shut down its writing side (`shutdown(SHUT_WR)`, end of input): it says
+    /// nothing more, but it still reads, so its replies and events still go to it until it
+    /// closes (a send fails, or a hang-up wakes it).
+    var inputClosed = false
 
     init(fd: Int32, token: UInt64, lineLimit: Int, queueLimit: Int) {
         self.fd = fd

@@ -45,9 +45,15 @@ public enum ClientMessageParser {
     /// The longest name (gesture, target) a filter may hold, and how many of each.
     public static let maximumNameLength = 256
     public static let maximumListCount = 256
+    /// The largest device number a filter or a registration may name. The daemon numbers
+    /// devices from 0 in the order they open (a trace's own numbers are below 128), so a
+    /// larger one names no device it will ever have: it is refused rather than echoed back
+    /// (issue 24, item 11: 900000000000000000 came back in the reply as if it meant something).
+    public static let maximumDeviceNumber = 999_999
 
     /// The gesture names a filter may name: the shipped recognizers'.
-    public static let standardGestures: Set<String> = Set(RecognizerRegistryNames.standard)
+    /// The kinds' names, and `explain` (the lines of a daemon run with `--explain`).
+    public static let standardGestures: Set<String> = Set(RecognizerRegistryNames.standard + ["explain"])
 
     /// Parses one line (without its newline). `gestures`: the names a `gestures` list may hold.
     public static func parse(_ line: ArraySlice<UInt8>, gestures known: Set<String> = standardGestures) -> Result<ClientMessage, ClientMessageError> {
@@ -141,6 +147,9 @@ public enum ClientMessageParser {
         for (i, element) in list.enumerated() {
             guard let number = integer(element), number >= 0 else {
                 return .failure(ClientMessageError("subscribe.devices[\(i)]: expected a device number (0, 1, …, as events' \"device\"), found \(kind(of: element))"))
+            }
+            guard number <= maximumDeviceNumber else {
+                return .failure(ClientMessageError("subscribe.devices[\(i)]: expected a device number from 0 to \(maximumDeviceNumber) (as events' \"device\"), found \(number)"))
             }
             set.insert(number)
         }

@@ -7,10 +7,10 @@ import TouchlineGestures
 import TouchlineInput
 
 public final class TextLinesSink: LiveSink {
-    let output: FileOutput
+    let output: any LineOutput
     var line: TextEventWriter
 
-    public init(output: FileOutput = .standardOutput, color: Bool) {
+    public init(output: any LineOutput = FileOutput.standardOutput, color: Bool) {
         self.output = output
         line = TextEventWriter(color: color)
     }

@@ -21,6 +21,13 @@ extension TracePlot {
         "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
     ]
+    /// The gesture lanes' colours: darker tones than the contacts' (Tableau 10's dark
+    /// companions, ColorBrewer Dark2), so that a bar is never mistaken for a contact of the
+    /// same colour above it.
+    static let lanePalette = [
+        "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e",
+        "#a6761d", "#666666", "#1f4e79", "#8c2d04", "#4a1486",
+    ]
     static let style: StaticString = """
         text{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;font-size:11px;fill:#222}
         .header{font-size:12px}.title{font-size:12px;font-weight:bold}
@@ -37,7 +44,9 @@ extension TracePlot {
         """
 
     /// The time window drawn: from the first frame (plus `--from`) to the last (or `--to`).
-    var window: (from: Timestamp, to: Timestamp) {
+    var window: (from: Timestamp, to: Timestamp) { Self.window(first: first, last: last, options: options) }
+
+    static func window(first: Timestamp?, last: Timestamp?, options: Options) -> (from: Timestamp, to: Timestamp) {
         let start = first ?? .zero
         let end = last ?? start
         func at(_ seconds: Double) -> Timestamp {
@@ -125,6 +134,12 @@ extension TracePlot {
             "\(shown.contacts) contact\(shown.contacts == 1 ? "" : "s"); gestures: \(shown.bars) continuous (bars), \(shown.ticks) discrete (ticks)"
                 + (options.from == nil && options.to == nil ? "" : ", in this window"),
             at: Point(x: Self.margin, y: y), class: "header")
+        // Only past the limits (a trace of more contacts than a picture can show): the header
+        // of every other plot stays as it was.
+        if let note = leftOutNote {
+            y += 16
+            w.text(note, at: Point(x: Self.margin, y: y), class: "header")
+        }
         y += 6
     }
 
@@ -144,21 +159,29 @@ extension TracePlot {
         let origin = Point(x: Self.margin, y: y)
         func map(_ p: Point) -> Point { Point(x: origin.x + p.x * scale, y: origin.y + p.y * scale) }
         w.rect(Rect(x: origin.x, y: origin.y, width: size.width * scale, height: size.height * scale), class: "surface")
+        // Each target's name at its top left, moved down a line while it would cover a name
+        // already written (targets that share a corner, a strip along an edge of the surface),
+        // about 5.5 px a character as the timeline's labels.
+        var placed: [Rect] = []
         for target in device.targets {
             let r = target.rect
             let a = map(Point(x: r.x, y: r.y))
             w.rect(Rect(x: a.x, y: a.y, width: r.width * scale, height: r.height * scale), class: "target")
-            w.text(target.name, at: Point(x: a.x + 3, y: a.y + 11), class: "target-label")
+            var label = Rect(x: a.x + 3, y: a.y + 2, width: Double(target.name.utf8.count) * 5.5, height: 11)
+            var moves = 0
+            while moves < 20, placed.contains(where: { $0.x < label.maxX && label.x < $0.maxX && $0.y < label.maxY && label.y < $0.maxY }) {
+                label.y += 12
+                moves += 1
+            }
+            placed.append(label)
+            w.text(target.name, at: Point(x: label.x, y: label.y + 9), class: "target-label")
         }
         // Widths are relative to the device's firmest (or largest) touch, so that a device whose
         // pressure stays low still shows its variation.
-        var strongest = (pressure: 0.0, major: 0.0)
-        for track in tracks where track.device == device.index {
-            for sample in track.samples {
-                strongest.pressure = max(strongest.pressure, sample.pressure ?? 0)
-                strongest.major = max(strongest.major, sample.major ?? 0)
-            }
-        }
+        // Every contact's, drawn or not (each track's peak, and those not kept).
+        var peak = peakNotKept[device.index] ?? Peak()
+        for track in tracks where track.device == device.index { peak.take(track.peak) }
+        let strongest = (pressure: peak.pressure, major: peak.major)
         for track in tracks where track.device == device.index {
             contactPath(&w, track, from: from, to: to, scale: scale, strongest: strongest, map: map)
         }

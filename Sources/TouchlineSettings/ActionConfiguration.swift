@@ -36,9 +36,12 @@ public struct ActionSpec: Hashable, Sendable {
     public var phase: GesturePhase?
     public var target: String?
     public var device: Int?
-    public var fingers: Int?
-    /// A swipe's or edge swipe's `direction`.
-    public var direction: SwipeDirection?
+    /// Conditions on the event's fields (`fingers = 3`, `edge = "left"`, `scale = [">=", 1.5]`),
+    /// all of which hold for the action to run; kept sorted, so that two actions with the same
+    /// filters in another order are equal (ActionFilter.swift).
+    public var filters: [FieldFilter] {
+        didSet { filters.sort() }
+    }
     public var command: Command
     /// Killed (SIGTERM, then SIGKILL after `ActionConfiguration.killGrace`) when still running.
     public var timeout: Interval
@@ -54,8 +57,10 @@ public struct ActionSpec: Hashable, Sendable {
         self.phase = phase
         self.target = target
         self.device = device
-        self.fingers = fingers
-        self.direction = direction
+        var filters: [FieldFilter] = []
+        if let fingers { filters.append(FieldFilter("fingers", .equal, .number(Double(fingers)))) }
+        if let direction { filters.append(FieldFilter("direction", .equal, .word(direction.name.description))) }
+        self.filters = filters.sorted()
         self.command = command
         self.timeout = timeout
         self.repeatInterval = repeatInterval
@@ -74,8 +79,7 @@ public struct ActionSpec: Hashable, Sendable {
         }
         if let target, event.target.description != target { return false }
         if let device, event.device != device { return false }
-        if let fingers, event.fingers != fingers { return false }
-        if let direction, event.direction != direction { return false }
+        for filter in filters where !filter.holds(for: event) { return false }
         return true
     }
 }
@@ -149,10 +153,13 @@ public struct DaemonConfiguration: Hashable, Sendable {
     }
 
     public static func parse(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> DaemonConfiguration {
-        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: sections).configuration
-        // Parsed twice (the document is small and this runs at start and reload only), so that the
-        // graph's reader stays as replay has it.
-        let document = try ConfigSourceMap.document(bytes, file: file)
+        try parse(document: try ConfigSourceMap.document(bytes, file: file), file: file, registry: registry)
+    }
+
+    /// The same from a document already read: read once for the graph's reader (as replay
+    /// has it) and the daemon's sections.
+    static func parse(document: TOMLDocument, file: String, registry: RecognizerRegistry) throws(ConfigError) -> DaemonConfiguration {
+        let graph = try GraphConfiguration.parseWithSource(document: document, file: file, registry: registry, allowing: sections).configuration
         let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
         var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
         configuration.devices = try DeviceConfiguration.read(document.root, file: file)
@@ -212,7 +219,7 @@ struct ActionReader: ConfigSectionReader {
     func milliseconds(_ v: TOMLValue, _ key: String) throws(ConfigError) -> Interval {
         let expected = "a duration from 1 ms to 1 day: milliseconds, or a string with a unit (\"500ms\", \"2s\")"
         let ms: Double?
-        try refuseSlipForSeconds(v, String(key.split(separator: " ").last ?? Substring(key)))
+        try refuseUnitSlip(v, String(key.split(separator: " ").last ?? Substring(key)), .milliseconds)
         switch v.kind {
         case let .integer(n): ms = Double(n)
         case let .float(d): ms = d
@@ -228,6 +235,7 @@ struct ActionReader: ConfigSectionReader {
         var gesture: String?
         var spec = ActionSpec(gesture: "", command: .argv([]), line: value.position.line)
         var argv: TOMLValue?
+        var fieldKeys: [(key: String, value: TOMLValue, position: ConfigPosition)] = []
         var shell: TOMLValue?
         var keys: TOMLValue?
         var button: TOMLValue?
@@ -250,14 +258,6 @@ struct ActionReader: ConfigSectionReader {
             case "device":
                 guard case let .integer(n) = v.kind, (0...1023).contains(n) else { throw wrong(v, "an action's device", "a device number (0, 1, …, as events' \"device\")") }
                 spec.device = Int(n)
-            case "fingers":
-                guard case let .integer(n) = v.kind, (1...16).contains(n) else { throw wrong(v, "an action's fingers", "an integer from 1 to 16") }
-                spec.fingers = Int(n)
-            case "direction":
-                guard case let .string(s) = v.kind, let d = SwipeDirection.allCases.first(where: { $0.name.description == s }) else {
-                    throw wrong(v, "an action's direction", "one of left, right, up, down")
-                }
-                spec.direction = d
             case "argv":
                 argv = v
             case "shell":
@@ -272,11 +272,14 @@ struct ActionReader: ConfigSectionReader {
             case "repeat":
                 spec.repeatInterval = try milliseconds(v, "an action's repeat")
             default:
-                throw fail(entry.keyPosition, "unknown action key '\(entry.key)'; an action has gesture, phase, target, device, fingers, direction, argv, shell, keys, button, timeout and repeat")
+                // A filter on one of the gesture's fields, checked once the gesture is known
+                // (the key may come first).
+                fieldKeys.append((entry.key, v, entry.keyPosition))
             }
         }
-        guard let gesture else { throw fail(value.position, "this [[action]] has no gesture; gestures: \(registry.names)") }
+        guard let gesture, let kind = registry.kind(named: gesture) else { throw fail(value.position, "this [[action]] has no gesture; gestures: \(registry.names)") }
         spec.gesture = gesture
+        for (key, v, position) in fieldKeys { spec.filters.append(try filter(key, v, position: position, kind: kind)) }
         let commands = [argv, keys, button].compactMap { $0 }.sorted { $0.position < $1.position }
         guard commands.count == 1 else {
             if commands.isEmpty {
@@ -322,6 +325,11 @@ struct ActionReader: ConfigSectionReader {
         if shell {
             guard case let .string(s) = argv.kind, !s.isEmpty else {
                 throw wrong(argv, "an action's argv with shell = true", "one non-empty string, the command for /bin/sh -c")
+            }
+            // The command reaches sh as a C string: a NUL ("\u0000") would cut it there, and
+            // sh would run only the part before it.
+            guard !s.utf8.contains(0) else {
+                throw wrong(argv, "an action's argv with shell = true", "a command without NUL characters (/bin/sh -c would run it cut at the first)")
             }
             return .shell(s)
         } else {

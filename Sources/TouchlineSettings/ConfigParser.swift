@@ -25,7 +25,11 @@ extension GraphConfiguration {
     /// sections another reader of the same file owns, skipped here (the daemon's `action` and
     /// `actions`: DaemonConfiguration); any other unknown section is an error.
     public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard, allowing: Set<String> = []) throws(ConfigError) -> ParsedConfiguration {
-        let document = try ConfigSourceMap.document(bytes, file: file)
+        try parseWithSource(document: try ConfigSourceMap.document(bytes, file: file), file: file, registry: registry, allowing: allowing)
+    }
+
+    /// The same from a document already read (the daemon's readers share one).
+    static func parseWithSource(document: TOMLDocument, file: String, registry: RecognizerRegistry, allowing: Set<String>) throws(ConfigError) -> ParsedConfiguration {
         var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
         parser.allowing = allowing
         let configuration = try parser.read(document.root)
@@ -45,6 +49,15 @@ struct ConfigReader: ConfigSectionReader {
     var allowing: Set<String> = []
 
     static let sections = "[defaults], [[target]] or [[recognizer]]"
+    /// The sections this file may hold: the graph's and those another reader owns (a daemon's
+    /// file: [socket], [[device]], [actions], [[action]]), so that an unknown one's message
+    /// lists every section the file could have meant.
+    var sectionNames: String {
+        let owned = [("socket", "[socket]"), ("device", "[[device]]"), ("actions", "[actions]"), ("action", "[[action]]")]
+            .filter { allowing.contains($0.0) }.map(\.1)
+        guard !owned.isEmpty else { return ConfigReader.sections }
+        return (["[defaults]", "[[target]]", "[[recognizer]]"] + owned.dropLast()).joined(separator: ", ") + " or " + owned.last!
+    }
     var kindNames: String { registry.names }
 
 
@@ -71,11 +84,11 @@ struct ConfigReader: ConfigSectionReader {
             default:
                 switch entry.value.kind {
                 case .table:
-                    throw fail(entry.value.position, "unknown section [\(entry.key)]; expected \(ConfigReader.sections)")
+                    throw fail(entry.value.position, "unknown section [\(entry.key)]; expected \(sectionNames)")
                 case let .array(items) where !items.isEmpty && items.allSatisfy({ $0.table != nil }):
-                    throw fail(entry.value.position, "unknown section [[\(entry.key)]]; expected \(ConfigReader.sections)")
+                    throw fail(entry.value.position, "unknown section [[\(entry.key)]]; expected \(sectionNames)")
                 default:
-                    throw fail(entry.keyPosition, "unknown top-level key '\(entry.key)'; expected 'version' or a \(ConfigReader.sections) section")
+                    throw fail(entry.keyPosition, "unknown top-level key '\(entry.key)'; expected 'version' or a \(sectionNames) section")
                 }
             }
         }
@@ -111,7 +124,19 @@ struct ConfigReader: ConfigSectionReader {
         } catch {
             throw fail(position(of: error, in: configuration, declared: !recognizers.isEmpty), error.message)
         }
+        for (table, target) in zip(targetTables, targets) { try refuseUnitSlip(table, target) }
         return configuration
+    }
+
+    /// A target whose `units` are not written is in millimetres: one at most 1 × 1 mm is under
+    /// a fingertip (about 8 mm across) and cannot be touched on its own, so `rect = [0, 0, 1, 1]`
+    /// is a whole surface meant in normalized units (docs/config.md#units). After validation,
+    /// so that what is wrong anyway is said first.
+    func refuseUnitSlip(_ table: TOMLValue, _ target: TargetSpec) throws(ConfigError) {
+        guard let entries = table.table, entries["units"] == nil, let rect = entries["rect"],
+              target.rect.width <= 1, target.rect.height <= 1 else { return }
+        let size = "\(plain(target.rect.width)) × \(plain(target.rect.height))"
+        throw fail(rect.value.position, "target '\(target.name)' has rect = [\([target.rect.x, target.rect.y, target.rect.width, target.rect.height].map(plain).joined(separator: ", "))] read in millimetres (no units written): \(size) mm, too small to be touched; write units = \"normalized\" for \(size) of the surface, or units = \"mm\" if \(size) mm is meant (docs/config.md#units)")
     }
 
     /// `[[name]]` sections, or an array of inline tables.

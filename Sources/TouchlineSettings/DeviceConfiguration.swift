@@ -10,8 +10,11 @@ import TouchlineGestures
 /// `[[device]]` sections in order (the first that matches applies) and `[socket]`.
 public struct DeviceConfiguration: Hashable, Sendable {
     public var devices: [DeviceSpec]
-    /// `[socket] group`: the socket file's group (applied where the socket is made).
+    /// `[socket] group`: the socket file's group (applied where the socket is made, once: a
+    /// reload cannot change it, `startupSettings`).
     public var socketGroup: String?
+    /// Where `[socket] group`'s value is written, for the daemon's check that the group exists.
+    public var socketGroupPosition: ConfigPosition?
     /// `[socket] clientZ = [min, max]`: the z a target registered on the socket may take
     /// (docs/live.md#registered-targets); nil: registered targets sit below the graph's own.
     public var clientZ: ClosedRange<Int>?
@@ -45,6 +48,7 @@ struct DeviceReader: ConfigSectionReader {
                 switch setting.key {
                 case "group":
                     configuration.socketGroup = try string(setting.value, "socket.group", "a group name or number")
+                    configuration.socketGroupPosition = setting.value.position
                 case "clientZ":
                     configuration.clientZ = try zRange(setting.value)
                 default:
@@ -154,11 +158,16 @@ extension DeviceConfiguration {
         try DeviceReader(source: ConfigSourceMap(file: file)).read(root)
     }
 
-    /// `replay --config`: the graph and `[[device]]` sections (so a trace's rotation,
-    /// calibration and size apply as in the daemon); `[[action]]` and `[socket]` are refused.
-    public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration) {
-        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: ["device"]).configuration
+    /// `replay --config` and `plot --config`: the graph and `[[device]]` sections (so a
+    /// trace's rotation, calibration and size apply as in the daemon). A daemon's file is read
+    /// whole and checked as the daemon checks it, so a preview never takes a file the daemon
+    /// would refuse; its `[[action]]`, `[actions]` and `[socket]` do nothing in a replay, and
+    /// `leftOut` names those present (the caller says so once).
+    public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration, leftOut: [String]) {
+        // Read once (docs/config.md#size-limits).
         let document = try ConfigSourceMap.document(bytes, file: file)
-        return (graph, try read(document.root, file: file))
+        let daemon = try DaemonConfiguration.parse(document: document, file: file, registry: registry)
+        let leftOut = [("action", "[[action]]"), ("actions", "[actions]"), ("socket", "[socket]")].compactMap { document.root[$0.0] == nil ? nil : $0.1 }
+        return (daemon.graph, daemon.devices, leftOut)
     }
 }

@@ -432,7 +432,10 @@ public struct EvemuWriter {
             out.append(")\n")
         }
         out.append("N: ")
-        out.append(d.name)
+        // evemu's format has no quoting: the name ends at the newline, and a newline in it would
+        // start a line of its own (`E:` events injected). Its control characters are escaped, as
+        // in the libinput writer's `# Name:` comment (issue 24, item 11).
+        out.append(d.name.escapingControlCharacters)
         out.append("\nI: ")
         for (i, v) in [d.bus, d.vendor, d.product, d.version].enumerated() {
             if i > 0 { out.append(UInt8(ascii: " ")) }

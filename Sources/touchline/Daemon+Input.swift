@@ -9,8 +9,11 @@ extension Daemon {
     /// The uinput device `actions` need, or nil when they have no input action. A kernel without
     /// uinput, or no permission on /dev/uinput, is an unusable output (exit 73), named by the
     /// first input action's line.
-    static func inputDevice(for actions: ActionConfiguration, config: String?) throws -> UInputDevice? {
+    /// With `--dry-run`, no device: each frame an input action would write is a line on
+    /// stderr (`log`), and the configuration runs on any machine.
+    static func inputDevice(for actions: ActionConfiguration, config: String?, dryRun: Bool, log: @escaping (String) -> Void) throws -> (any InputEventWriter)? {
         guard let description = InputActions.description(for: actions), let first = actions.inputActions.first else { return nil }
+        if dryRun { return InputEventLog(line: log) }
         do {
             return try UInputDevice(description: description)
         } catch {

@@ -34,8 +34,14 @@ struct Daemon: ParsableCommand {
     @Option(help: ArgumentHelp("Once the devices, the socket and uinput are open, become this user (and group; default: the user's), with the user's supplementary groups. Needs root; an unknown user exits 67.", valueName: "name[:group]"))
     var user: String?
 
-    @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text).")
+    @Flag(help: "Also write every gesture event to standard output (JSON Lines, or text rows with --format text). A reader too slow loses events (counted on stderr); it never holds up the daemon.")
     var stdout = false
+
+    @Flag(help: "Also publish why each recognizer won or failed, as replay --explain does: lines with \"gesture\":\"explain\" on the socket (and --stdout), which `listen --explain` shows. Off by default: most clients want gestures only.")
+    var explain = false
+
+    @Flag(help: "Run everything, but write input actions (keys, button) as lines on stderr instead of through uinput: a configuration can be tried on any machine. Commands (argv) still run.")
+    var dryRun = false
 
     @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen through libevdev, hotplug by inotify; pressure and touch size), libinput (the udev seat through libinput, hotplug by udev; no pressure) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|libinput|trace:FILE"))
     var source = "evdev"
@@ -142,16 +148,25 @@ struct Daemon: ParsableCommand {
     func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration, drop: PrivilegeDrop?) throws {
         var source = source
         // Before the socket: without /dev/uinput the daemon stops at once, naming the action.
-        let input = try Daemon.inputDevice(for: configuration.actions, config: config)
+        let input = try Daemon.inputDevice(for: configuration.actions, config: config, dryRun: dryRun, log: { StandardError.warn($0) })
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))
+            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup, drop: drop))
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
         defer { server.close() }
         try source.watch(server.fileDescriptor) { try server.service() }
-        var copy: (any LiveSink)? = stdout ? (format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink()) : nil
+        // --stdout is one more subscriber: a reader that stops reading loses events (counted on
+        // stderr), never holds up the input, the socket's clients or SIGTERM.
+        let standardOutput = stdout ? NonBlockingOutput(warn: { StandardError.warn($0) }) : nil
+        if let standardOutput, let fd = standardOutput.fileDescriptor {
+            try source.watch(fd) { try standardOutput.service() }
+        }
+        defer { standardOutput?.finish() }
+        var copy: (any LiveSink)? = standardOutput.map { output in
+            format.isText ? TextLinesSink(output: output, color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink(output: output)
+        }
         if format.relativeTime { copy = copy.map { RelativeTimeSink($0) } }
         let sink = SocketSink(server: server, copy: copy)
         // With a file, a runner even without actions: SIGHUP may bring some.
@@ -167,11 +182,15 @@ struct Daemon: ParsableCommand {
         sink.latencyProbe = probe
         session.latencyProbe = probe
         defer { if let probe { StandardError.write(probe.summary + "\n") } }
-        Daemon.configure(&session, configuration, path: config, runner: sink.actions)
+        Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
+        session.explain = explain
         session.clientTargets = server.clientTargets
         try session.start(&source)
         try drop?.apply()
         source.ready()
+        // Said once, on stderr (the journal): where clients connect, what is open, what runs.
+        let devices = session.devices.values.sorted { $0.index < $1.index }.map { "\($0.path) (\($0.name))" }
+        StandardError.warn("listening on \(path); \(devices.count) device\(devices.count == 1 ? "" : "s")\(devices.isEmpty ? " (waiting for one)" : ": " + devices.joined(separator: ", ")); \(config.map { "config " + $0 } ?? "the embedded graph, no actions")\(explain ? "; explain on" : "")\(dryRun ? "; dry run: input actions as lines" : "")")
         do {
             try session.run(&source)
         } catch let error as SystemError where stdout && error.operation == "write" && error.isBrokenPipe {

@@ -31,6 +31,9 @@ struct Listen: ParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Only these gestures (names as in the events, e.g. tap pinch). Default: every gesture.", valueName: "gesture"))
     var subscribe: [String] = []
 
+    @Flag(help: "Also print the explain lines of a daemon run with --explain (why each recognizer won or failed). Without it they are left out.")
+    var explain = false
+
     @OptionGroup var format: FormatOptions
 
     func run() throws {
@@ -42,7 +45,8 @@ struct Listen: ParsableCommand {
         let client = try Listen.connect(path)
         defer { client.close() }
         do {
-            try client.send(Listen.subscription(subscribe))
+            // A list of gestures leaves `explain` out unless asked for; no list takes every line.
+            try client.send(Listen.subscription(subscribe.isEmpty || !explain ? subscribe : subscribe + ["explain"]))
         } catch {
             throw CLIError.io("\(path): cannot send the subscription: \(error.message)")
         }
@@ -72,6 +76,7 @@ struct Listen: ParsableCommand {
                     }
                     continue
                 }
+                if !explain && line.starts(with: Array(#"{"v":1"#.utf8)) && Listen.isExplain(line) { continue }
                 let shown = format.relativeTime ? ListenText.relativeTime(line, origin: &origin)[...] : line
                 text.reset()
                 if format.isText && ListenText.row(shown, into: &text) {
@@ -100,6 +105,15 @@ struct Listen: ParsableCommand {
     }
 
     /// `{"subscribe":["tap"]}` and its newline, as the daemon reads it.
+    /// Whether an event line is an explain line: `"gesture":"explain"` comes after v, seq,
+    /// time and device (docs/events.md's key order), well within the line's first 128 bytes.
+    static func isExplain(_ line: ArraySlice<UInt8>) -> Bool {
+        let key = Array(#","gesture":"explain","#.utf8)
+        let head = line.prefix(128)
+        guard head.count >= key.count else { return false }
+        return (head.startIndex...(head.endIndex - key.count)).contains { head[$0..<($0 + key.count)].elementsEqual(key) }
+    }
+
     static func subscription(_ gestures: [String]) -> [UInt8] {
         var w = JSONWriter()
         w.beginObject()

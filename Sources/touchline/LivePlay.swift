@@ -36,8 +36,13 @@ struct Play: ParsableCommand {
     var unplugAt: Double?
 
     func validate() throws {
-        if startDelay < 0 || hold < 0 { throw ValidationError("--start-delay and --hold must not be negative") }
-        if let u = unplugAt, u < 0 { throw ValidationError("--unplug-at must not be negative") }
+        // As the daemon's --start-delay: a day at most, so that seconds in microseconds never
+        // leave Int64 (issue 24, item 11: on 8d7af8f `--start-delay 1e300` trapped, and NaN
+        // passed the sign check).
+        for (name, value) in [("--start-delay", startDelay), ("--hold", hold), ("--unplug-at", unplugAt)] {
+            guard let value, !(Daemon.startDelayRange ~= value) else { continue }
+            throw ValidationError("\(name) must be between 0 and \(Int(Daemon.startDelayRange.upperBound)) seconds (a day), found \(value)")
+        }
         if device != nil && unplugAt != nil { throw ValidationError("--unplug-at needs a uinput device; drop --device") }
     }
 

@@ -114,5 +114,7 @@ struct Plot: ParsableCommand {
         var writer = sink
         try writer.write(plot.svg(file: trace.displayName))
         try sink.commit()
+        // The picture says so in its header too; a person running it learns it here.
+        if let note = plot.leftOutNote { warn("\(trace.displayName): \(note)") }
     }
 }

@@ -211,4 +211,37 @@ import Glibc
         #expect(!tabletYAML.contains("      47: ["), "protocol A has no slots")
         #expect(try touchline("replay", "--frames", "--relative-time", tablet).stdout == touchline("replay", "--frames", tabletOut).stdout)
     }
+
+    /// Issue 26: `daemon --explain` publishes replay --explain's lines on the socket; `listen`
+    /// leaves the explain lines out unless `--explain` (on 8d7af8f neither option existed: 64).
+    @Test func daemonAndListenExplain() throws {
+        let recording = Paths.recordings.appendingPathComponent("tap.yml").path
+        let explained = try touchline("replay", "--explain", recording).lines.map(String.init)
+        let plain = explained.filter { !$0.contains(#""gesture":"explain""#) }
+        try #require(explained.count > plain.count && !plain.isEmpty)
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let socketPath = dir.path + "/touchline.sock"
+        let daemon = try CleanProcess(
+            daemon: ["--explain", "--source", "trace:" + recording, "--speed", "100", "--start-delay", "2", "--socket", socketPath],
+            outputIn: URL(fileURLWithPath: dir.path))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        let client = try DaemonClient(path: socketPath)
+        let listen = try CleanProcess(Paths.binary.path, ["listen", "--socket", socketPath], outputIn: URL(fileURLWithPath: dir.path))
+        let listenExplain = try CleanProcess(Paths.binary.path, ["listen", "--explain", "--socket", socketPath], outputIn: URL(fileURLWithPath: dir.path))
+        defer { if !ended { kill(listen.pid, SIGKILL); _ = listen.wait(); kill(listenExplain.pid, SIGKILL); _ = listenExplain.wait() } }
+        try client.send("{\"subscribe\": []}\n")
+        var received: [String] = []
+        while received.count < explained.count + 1, let line = try client.line() { received.append(line) }
+        #expect(Array(received.dropFirst()) == explained, "the socket carries replay --explain's lines")
+        kill(daemon.pid, SIGTERM)
+        #expect(daemon.wait()?.status == 0)
+        _ = listen.wait()
+        _ = listenExplain.wait()
+        ended = true
+        #expect(listen.output.split(separator: "\n").map(String.init) == plain)
+        #expect(listenExplain.output.split(separator: "\n").map(String.init) == explained)
+        #expect(daemon.output.contains("; explain on"), "\(daemon.output)")
+    }
 }

@@ -17,6 +17,24 @@ import Glibc
         return nil
     }
 
+    /// The daemon with `config` on `recording` (10× its speed), until `done` says so (a bounded
+    /// wait of its own), then SIGTERM: exit 0 expected. Returns it, for its output.
+    @discardableResult
+    func runDaemon(on recording: String, config: String, in dir: ScratchDirectory, options: [String] = [],
+                   until done: (CleanProcess) -> Bool) throws -> CleanProcess {
+        let daemon = try CleanProcess(
+            daemon: ["--config", config] + options + ["--source", "trace:" + recording, "--speed", "10", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        #expect(done(daemon), "daemon: \(daemon.output)")
+        kill(daemon.pid, SIGTERM)
+        let end = daemon.wait()
+        ended = true
+        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        return daemon
+    }
+
     /// A pinch's end runs its action with the event in the environment; an action still running
     /// when the daemon is stopped is ended with it (none outlives the daemon).
     @Test func thePinchsActionsRunAndNoneOutlivesTheDaemon() throws {
@@ -82,5 +100,74 @@ import Glibc
         #expect(result.stderr.contains(config + ":5: this [[action]] (button) writes through uinput, which is not usable: "), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("/dev/uinput"), "stderr: \(result.stderr)")
         #expect(access(socket, F_OK) != 0)
+    }
+
+    /// `edge = "left"` filters on the edge swipe's own field: on a recording of a left edge
+    /// swipe, the action on the left edge runs and the one on the right edge does not. (The
+    /// daemon of 8d7af8f refused `edge` as an unknown key, exit 65; `direction = "left"`,
+    /// which it took, never fired: an edge swipe's events have `edge`, not `direction`.)
+    @Test func anEdgeFilterRunsTheActionOnThatEdgeOnly() throws {
+        let recording = Paths.recordings.appendingPathComponent("edge-swipe-left.yml").path
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "edgeSwipe"
+            edge = "right"
+            argv = ["/bin/sh", "-c", "printf right >> \\"$1/fired\\"", "sh", "\(dir.path)"]
+
+            [[action]]
+            gesture = "edgeSwipe"
+            edge = "left"
+            argv = ["/bin/sh", "-c", "printf left >> \\"$1/fired\\"", "sh", "\(dir.path)"]
+            """)
+        try runDaemon(on: recording, config: config, in: dir) { _ in contents(of: dir.path + "/fired") != nil }
+        // Both actions would have been started by the same event; the daemon waits for its
+        // actions before it exits, so a right-edge run would have written by now.
+        #expect(try String(contentsOfFile: dir.path + "/fired", encoding: .utf8) == "left")
+    }
+
+    /// `direction` on an edge swipe is refused at `--check-config`, naming the fields an edge
+    /// swipe's events have (8d7af8f accepted it, and the action never fired).
+    @Test func aFilterOnAFieldTheGestureDoesNotHaveIsAConfigError() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "edgeSwipe"
+            direction = "left"
+            argv = ["true"]
+            """)
+        let result = try touchline("daemon", "--check-config", config)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains(":3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy"), "\(result.stderr)")
+    }
+
+    /// Issue 26: `daemon --dry-run` runs a `button` action on a machine without /dev/uinput,
+    /// as a line naming the events it would write (8d7af8f: no such option, 64; without it,
+    /// the daemon stops at start-up, 73, as the test above shows).
+    @Test func aDryRunWritesAButtonActionAsLinesWithoutUinput() throws {
+        let recording = Paths.recordings.appendingPathComponent("long-press.yml").path
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "longPress"
+            button = "right"
+            """)
+        let daemon = try runDaemon(on: recording, config: config, in: dir, options: ["--dry-run"]) { daemon in
+            eventually { daemon.output.contains("EV_KEY BTN_RIGHT 0") }
+        }
+        // The start line first (issue 26: the daemon said nothing when it began to listen).
+        #expect(daemon.output.split(separator: "\n").first.map(String.init)
+            == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: input actions as lines")
+        let lines = daemon.output.split(separator: "\n").filter { $0.contains("dry run: uinput") }
+        // The pointer moves to the long press (its place on the panel, scaled to 0…32767),
+        // then the button goes down and up, a frame each.
+        #expect(lines == [
+            "touchline: dry run: uinput frame: EV_ABS ABS_X 22650, EV_ABS ABS_Y 21748, EV_SYN SYN_REPORT 0",
+            "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0",
+            "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 0, EV_SYN SYN_REPORT 0",
+        ])
     }
 }

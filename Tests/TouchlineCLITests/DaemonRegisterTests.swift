@@ -207,6 +207,75 @@ let zoneRegistered = #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"de
         #expect(try client.line() == replay.trimmingCharacters(in: .newlines))
         #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
     }
+
+    /// Issue 24, item 7 (on 8d7af8f, after 2,048 cycles of registering a new name and
+    /// unregistering it, every registration was refused until a restart: "register: the daemon
+    /// has taken 4096 distinct names since it started; at most 4096 (reuse a name, or restart
+    /// the daemon)"): names no graph has any more are freed, so 10,000 cycles later a client
+    /// still registers. The device is open throughout, so its graph is rebuilt with the names
+    /// (RegisterTests.aNameNoGraphHasAnyMoreIsFreed checks that they are freed).
+    @Test func namesAreRecycled() throws {
+        let daemon = try TapDaemon(startDelay: 0.5)
+        let client = try DaemonClient(path: daemon.socket)
+        try client.send(#"{"subscribe": []}"# + "\n")
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        // The tap: the device is open, so each registration rebuilds its graph with the name.
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        #expect(try client.line() == replay.trimmingCharacters(in: .newlines))
+        for i in 0..<10_000 {
+            try client.send(#"{"register": {"name": "n\#(i)", "rect": [0, 0, 0.1, 0.1], "units": "normalized", "recognizers": [{"kind": "tap"}]}}"# + "\n")
+            let registered = try client.line()
+            guard registered == #"{"ok":{"registered":"n\#(i)","recognizers":["n\#(i).tap"],"devices":[]}}"# else {
+                Issue.record("cycle \(i): \(registered ?? "closed")")
+                break
+            }
+            try client.send(#"{"unregister": "n\#(i)"}"# + "\n")
+            #expect(try client.line() == #"{"ok":{"unregistered":"n\#(i)"}}"#)
+        }
+        try client.send(registerZone + "\n")
+        #expect(try client.line() == zoneRegistered)
+        #expect(daemon.stop() == 0 && !daemon.process.output.contains("left out"), "daemon: \(daemon.process.output)")
+    }
+
+    /// Issue 24, item 7: a connection holds at most 8 targets (the ninth is refused with why),
+    /// and once it gives one back it registers again; another connection is not affected.
+    @Test func oneConnectionHoldsAtMostEightTargets() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let client = try DaemonClient(path: daemon.socket)
+        let other = try DaemonClient(path: daemon.socket)
+        func register(_ name: String) -> String { #"{"register": {"name": "\#(name)", "rect": [0, 0, 0.1, 0.1], "units": "normalized", "recognizers": [{"kind": "tap"}]}}"# + "\n" }
+        for k in 0..<8 {
+            try client.send(register("t\(k)"))
+            #expect(try client.line()?.hasPrefix(#"{"ok":{"registered":"t\#(k)""#) == true)
+        }
+        try client.send(register("t8"))
+        #expect(try client.line() == #"{"error":"register: this connection holds 8 targets; at most 8 (unregister one first)"}"#)
+        try other.send(register("o0"))
+        #expect(try other.line()?.hasPrefix(#"{"ok":{"registered":"o0""#) == true)
+        try client.send(#"{"unregister": "t0"}"# + "\n")
+        #expect(try client.line() == #"{"ok":{"unregistered":"t0"}}"#)
+        try client.send(register("t8"))
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"registered":"t8""#) == true)
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
+
+    /// Issue 24, item 7, the other half of the idle policy (docs/live.md, "Idle clients"): when
+    /// every one of the 64 places is busy (subscribed), a 65th connection is told so and closed,
+    /// and nobody busy is evicted.
+    @Test func busyConnectionsKeepTheirPlaces() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let busy = try (0..<64).map { _ in try DaemonClient(path: daemon.socket) }
+        for client in busy {
+            try client.send(#"{"subscribe": []}"# + "\n")
+            #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        }
+        let late = try DaemonClient(path: daemon.socket)
+        #expect(try late.line() == #"{"error":"too many clients (64); try again later"}"#)
+        #expect(try late.line() == nil)
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        for client in [busy[0], busy[63]] { #expect(try client.line() == replay.trimmingCharacters(in: .newlines)) }
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
 }
 
 let allOverTheScreen = #"{"register": {"name": "all", "rect": [0, 0, 1, 1], "units": "normalized", "z": 1000000, "recognizers": [{"kind": "tap"}]}}"#

@@ -68,6 +68,44 @@ import Glibc
         #expect(try b.line() == nil)
     }
 
+    /// Issue 24, item 11 (on 8d7af8f a client that shut down its writing side after its
+    /// subscribe line was closed at once: `line()` gave nil, not even the reply): a half-closed
+    /// client still gets its reply and the events, also when its last line had no newline; one
+    /// that half-closes having said nothing is closed.
+    @Test func aClientThatHalfClosesStillReceives() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let withNewline = try DaemonClient(path: daemon.socket)
+        let withoutNewline = try DaemonClient(path: daemon.socket)
+        let silent = try DaemonClient(path: daemon.socket)
+        try withNewline.send(#"{"subscribe": []}"# + "\n")
+        try withoutNewline.send(#"{"subscribe": ["tap"]}"#)
+        for client in [withNewline, withoutNewline, silent] { #expect(shutdown(client.fd, Int32(SHUT_WR)) == 0) }
+        #expect(try withNewline.line() == #"{"ok":{"subscribe":{"gestures":[],"targets":[],"devices":[]}}}"#)
+        #expect(try withoutNewline.line() == #"{"ok":{"subscribe":{"gestures":["tap"],"targets":[],"devices":[]}}}"#)
+        #expect(try silent.line() == nil)
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        for client in [withNewline, withoutNewline] { #expect(try client.line() == replay.trimmingCharacters(in: .newlines)) }
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+        for client in [withNewline, withoutNewline] { #expect(try client.line() == nil) }
+    }
+
+    /// Issue 24, item 11 (on 8d7af8f `{"subscribe": {"devices": [900000000000000000]}}` was
+    /// answered `{"ok":{"subscribe":{…,"devices":[900000000000000000]}}}`): a device number
+    /// the daemon will never give is an error, in a registration too, and the connection goes on.
+    @Test func aDeviceNumberOutOfRangeIsAnError() throws {
+        let daemon = try TapDaemon(startDelay: 1.5)
+        let client = try DaemonClient(path: daemon.socket)
+        try client.send(#"{"subscribe": {"devices": [0, 900000000000000000]}}"# + "\n")
+        #expect(try client.line() == #"{"error":"subscribe.devices[1]: expected a device number from 0 to 999999 (as events' \"device\"), found 900000000000000000"}"#)
+        try client.send(#"{"register": {"name": "zone", "rect": [0, 0, 1, 1], "devices": [1000000], "recognizers": [{"kind": "tap"}]}}"# + "\n")
+        #expect(try client.line() == #"{"error":"register.devices[0]: expected a device number from 0 to 999999 (as events' \"device\"), found 1000000"}"#)
+        try client.send(#"{"subscribe": {"devices": [999999, 0]}}"# + "\n")
+        #expect(try client.line() == #"{"ok":{"subscribe":{"gestures":[],"targets":[],"devices":[0,999999]}}}"#)
+        let replay = try String(contentsOf: Paths.recordings.appendingPathComponent("tap.events.jsonl"), encoding: .utf8)
+        #expect(try client.line() == replay.trimmingCharacters(in: .newlines))
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+    }
+
     /// A client that subscribes and never reads: the other client still receives every event of
     /// four plays of the recording (about 1.4 MB, more than the slow client's queue and its
     /// socket buffer together), and the slow one, when it finally reads, is told how many of

@@ -96,10 +96,10 @@ struct CleanProcess {
 
     /// `touchline daemon ARGUMENTS`, returned once it serves: it says READY=1 on a NOTIFY_SOCKET
     /// the test binds in `dir` (as it tells systemd), after its socket listens. No test polls
-    /// for the socket to appear.
-    init(daemon arguments: [String], outputIn dir: URL) throws {
+    /// for the socket to appear. `standardOutput`: as in `init(_:_:outputIn:)`.
+    init(daemon arguments: [String], outputIn dir: URL, standardOutput: Int32? = nil) throws {
         let notify = try NotifyListener(name: dir.path + "/notify-" + UUID().uuidString.prefix(8))
-        try self.init(Paths.binary.path, ["daemon"] + arguments, outputIn: dir, environment: ["NOTIFY_SOCKET=" + notify.name])
+        try self.init(Paths.binary.path, ["daemon"] + arguments, outputIn: dir, environment: ["NOTIFY_SOCKET=" + notify.name], standardOutput: standardOutput)
         self.notify = notify
         do {
             _ = try notify.message(containing: "READY=1")
@@ -109,9 +109,10 @@ struct CleanProcess {
         }
     }
 
-    /// Standard input is /dev/null; standard output and error go to a new file in `dir`;
+    /// Standard input is /dev/null; standard output and error go to a new file in `dir`, or
+    /// standard output to the descriptor `standardOutput` (a pipe the test holds) when given;
     /// `environment` ("NAME=value") is added to the test's own.
-    init(_ executable: String, _ arguments: [String], outputIn dir: URL, environment: [String] = []) throws {
+    init(_ executable: String, _ arguments: [String], outputIn dir: URL, environment: [String] = [], standardOutput: Int32? = nil) throws {
         outputPath = dir.appendingPathComponent("output-\(UUID().uuidString).txt").path
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -126,8 +127,13 @@ struct CleanProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let standardOutput {
+            posix_spawn_file_actions_addopen(&actions, 2, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid = pid_t()

@@ -67,11 +67,13 @@ import TouchlineSettings
         #expect(error("[[action]]\ngesture = \"pinch\"\nargv = [\"true\"]\nrepeat = 50\nphase = \"ended\"\n")
             == "daemon.toml:1:1: this [[action]] has repeat and phase = \"ended\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
         #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\ncommand = \"x\"\n")
-            == "daemon.toml:4:1: unknown action key 'command'; an action has gesture, phase, target, device, fingers, direction, argv, shell, keys, button, timeout and repeat")
+            == "daemon.toml:4:1: unknown action key 'command': tap events have no field 'command'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of tap events: fingers, x, y, tool, count, duration (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<=)")
         #expect(error("[actions]\nmaxRunning = 0\n") == "daemon.toml:2:14: found 0 for actions.maxRunning; expected an integer from 1 to 256")
         #expect(error("action = 3\n") == "daemon.toml:1:10: found 3 for action; expected [[action]] sections (an array of tables)")
-        // The graph's own errors are unchanged in the daemon's file.
-        #expect(error("[[bogus]]\nx = 1\n") == "daemon.toml:1:1: unknown section [[bogus]]; expected [defaults], [[target]] or [[recognizer]]")
+        // In the daemon's file an unknown section's message lists every section the file may
+        // hold (issue 26: it listed only the graph's).
+        #expect(error("[[bogus]]\nx = 1\n") == "daemon.toml:1:1: unknown section [[bogus]]; expected [defaults], [[target]], [[recognizer]], [socket], [[device]], [actions] or [[action]]")
+        #expect(error("sockets = 1\n") == "daemon.toml:1:1: unknown top-level key 'sockets'; expected 'version' or a [defaults], [[target]], [[recognizer]], [socket], [[device]], [actions] or [[action]] section")
     }
 
     @Test func inputActionsReadKernelKeyNamesAndAButton() throws {
@@ -118,5 +120,68 @@ import TouchlineSettings
             == "daemon.toml:4:10: this [[action]] has more than one of argv, keys and button; expected exactly one")
         #expect(error(tap + "shell = true\nbutton = \"left\"\n")
             == "daemon.toml:3:9: shell applies to argv; keys and button run in the daemon, not in a shell")
+    }
+
+    func edgeSwipe(_ edge: ScreenEdge, fingers: Int = 1) -> GestureEvent {
+        GestureEvent(seq: 0, time: Timestamp(microseconds: 1000), device: 0, gesture: EdgeSwipeRecognizer.gesture, phase: .recognized,
+                     target: "surface", recognizer: "edgeSwipe", fingers: fingers, position: Point(x: 1, y: 50), contacts: ContactList(),
+                     detail: .edgeSwipe(edge: edge, translation: Vector(dx: 20, dy: 0), velocity: Vector(dx: 200, dy: 0)))
+    }
+
+    func pinch(scale: Double) -> GestureEvent {
+        GestureEvent(seq: 0, time: Timestamp(microseconds: 1000), device: 0, gesture: PinchRecognizer.gesture, phase: .ended,
+                     target: "surface", recognizer: "pinch", fingers: 2, position: Point(x: 50, y: 50), contacts: ContactList(),
+                     detail: .pinch(scale: scale, velocity: 0, span: 40))
+    }
+
+    /// Issue 26: an action filters on any field its gesture's events carry, with a comparison
+    /// where it makes sense; the left edge only is `edge = "left"`.
+    @Test func actionsFilterOnTheEventsOwnFields() throws {
+        let config = try parse("""
+            [[action]]
+            gesture = "edgeSwipe"
+            edge = "left"
+            argv = ["menu"]
+
+            [[action]]
+            gesture = "pinch"
+            scale = ["<=", 0.8]
+            fingers = [">=", 2]
+            argv = ["zoom-out"]
+
+            [[action]]
+            gesture = "tap"
+            count = 2
+            duration = ["<", 0.2]
+            tool = "pen"
+            argv = ["pen-double-tap"]
+            """)
+        let actions = config.actions.actions
+        #expect(actions.map { $0.filters.map(\.description) } == [
+            ["edge == \"left\""],
+            ["fingers >= 2.0", "scale <= 0.8"],
+            ["count == 2.0", "duration < 0.2", "tool == \"pen\""],
+        ])
+        #expect(actions[0].matches(edgeSwipe(.left)))
+        #expect(!actions[0].matches(edgeSwipe(.right)))
+        #expect(!actions[0].matches(edgeSwipe(.top)))
+        #expect(actions[1].matches(pinch(scale: 0.5)))
+        #expect(actions[1].matches(pinch(scale: 0.8)))
+        #expect(!actions[1].matches(pinch(scale: 1.5)))
+        // The same filters in another order are the same action.
+        let reordered = try parse("[[action]]\ngesture = \"pinch\"\nfingers = [\">=\", 2]\nscale = [\"<=\", 0.8]\nargv = [\"zoom-out\"]\n")
+        #expect(reordered.actions.actions[0].filters == actions[1].filters)
+    }
+
+    @Test func aFilterMustNameAFieldOfItsGestureAndAValueItCanTake() {
+        #expect(error("[[action]]\ngesture = \"edgeSwipe\"\ndirection = \"left\"\nargv = [\"true\"]\n")
+            == "daemon.toml:3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<=)")
+        // The gesture may come after its filters.
+        #expect(error("[[action]]\nedge = \"lef\"\ngesture = \"edgeSwipe\"\nargv = [\"true\"]\n")
+            == "daemon.toml:2:8: found \"lef\" for an action's edge; expected one of left, right, top, bottom")
+        #expect(error("[[action]]\ngesture = \"pinch\"\nscale = [\"~\", 1]\nargv = [\"true\"]\n")
+            .hasPrefix("daemon.toml:3:9: found an array for an action's filter on scale; expected a value (scale = 3, scale = \"left\") or a comparison [\"OP\", value]"))
+        #expect(error("[[action]]\ngesture = \"swipe\"\ndirection = [\">\", \"left\"]\nargv = [\"true\"]\n")
+            .hasPrefix("daemon.toml:3:14: found \">\" for an action's filter on direction; expected a value"))
     }
 }

@@ -126,22 +126,24 @@ import TouchlineSettings
 }
 
 @Suite struct ReplayDeviceConfigTests {
-    /// `replay --config` reads [[device]] (parseForReplay), refuses [socket] and [[action]];
-    /// the graph-only reader refuses all of them.
-    @Test func replayReadsDevicesButNotTheSocketNorActions() throws {
-        let (graph, devices) = try DeviceConfiguration.parseForReplay(bytes: Array("[[device]]\nmatch.name = \"*\"\nrotation = 180\n".utf8), file: "r.toml")
+    /// `replay --config` reads a daemon's file whole (issue 26: previewing the daemon's graph
+    /// needed a second file): the graph and [[device]] apply; [[action]], [actions] and
+    /// [socket] are checked as the daemon checks them and named as left out.
+    @Test func replayReadsADaemonsFileAndNamesWhatItLeavesOut() throws {
+        let (graph, devices, leftOut) = try DeviceConfiguration.parseForReplay(bytes: Array("[[device]]\nmatch.name = \"*\"\nrotation = 180\n".utf8), file: "r.toml")
         #expect(graph == GraphConfiguration.default)
         #expect(devices.devices == [DeviceSpec(name: "*", rotation: .half, line: 1)])
-        func refused(_ text: String) -> String {
-            do {
-                _ = try DeviceConfiguration.parseForReplay(bytes: Array(text.utf8), file: "r.toml")
-                return "no error"
-            } catch {
-                return error.description
-            }
+        #expect(leftOut.isEmpty)
+        let daemon = try DeviceConfiguration.parseForReplay(bytes: Array("[socket]\ngroup = \"input\"\n\n[actions]\nmaxRunning = 2\n\n[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n".utf8), file: "r.toml")
+        #expect(daemon.graph == GraphConfiguration.default)
+        #expect(daemon.leftOut == ["[[action]]", "[actions]", "[socket]"])
+        // Checked as the daemon checks it: a broken action is the daemon's error, with its line.
+        do {
+            _ = try DeviceConfiguration.parseForReplay(bytes: Array("[[action]]\ngesture = \"tap\"\n".utf8), file: "r.toml")
+            Issue.record("an action without a command was taken")
+        } catch {
+            #expect(error.description.hasPrefix("r.toml:1:1: this [[action]] has no command"))
         }
-        #expect(refused("[socket]\ngroup = \"input\"\n") == "r.toml:1:1: [[device]] and [socket] are read by `touchline daemon --config` only; this reader takes [defaults], [[target]] or [[recognizer]]")
-        #expect(refused("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n").hasPrefix("r.toml:1:1: [[action]] and [actions] are read by `touchline daemon --config` only"))
     }
 
     @Test func theGraphReaderRefusesDeviceSectionsAndSaysWhoReadsThem() {

@@ -25,6 +25,7 @@ struct TouchCountRecognizer: GestureRecognizer {
     }
 
     static let gesture = GestureKind("touchCount")
+    static var eventFields: [any GestureFields.Type] { [TouchCountFields.self] }
     static var defaultParameters: Parameters { Parameters() }
     static let parameters: [RecognizerParameter<Parameters>] = [
         RecognizerParameter("minimumTouches", .count, set: { $0.minimumTouches = $1.count },
@@ -86,6 +87,7 @@ struct TouchCountRecognizer: GestureRecognizer {
 /// Its event field: `touches`.
 struct TouchCountFields: GestureFields {
     var touches: Int
+    static var fieldNames: [StaticString] { ["touches"] }
     func forEachField(_ body: (StaticString, FieldValue) -> Void) { body("touches", .integer(touches)) }
 }
 

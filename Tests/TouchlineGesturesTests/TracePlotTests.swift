@@ -1,7 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
-import TouchlinePlot
+@testable import TouchlinePlot
 import TouchlineTesting
 
 /// The picture `touchline plot` draws, made from scripted touches and the events their graph
@@ -42,8 +42,40 @@ import TouchlineTesting
         for name in Set(h.gestures.map(\.gesture.description)) {
             #expect(svg.contains(">\(name)"), "the gesture \(name) is named")
         }
-        #expect(svg.contains("pinch scale="), "a pinch's label carries its scale")
+        #expect(svg.contains("pinch fingers=2 scale="), "a pinch's label carries its fingers and scale")
         #expect(svg.contains("tap count=1"))
+    }
+
+    /// Issue 26: target names at the same corner were drawn over each other, and a gesture's
+    /// bar took the colour of the contact above it. Now the second name is a line lower, and the
+    /// lanes' colours are none of the contacts'.
+    @Test func targetNamesDoNotOverlapAndLanesHaveTheirOwnColours() throws {
+        var h = try GestureHarness()
+        h.down([(0, p(80, 60)), (1, p(120, 60))])
+        h.move([(0, p(60, 60)), (1, p(140, 60))], over: 300)
+        h.up([0, 1])
+        h.wait(500)
+        var plot = TracePlot()
+        plot.add(.init(index: 0, name: "panel", size: h.script.surface, sizeSource: "resolution",
+                       targets: [.init(name: "surface", rect: Rect(x: 0, y: 0, width: 200, height: 120)),
+                                 .init(name: "menuStrip", rect: Rect(x: 0, y: 0, width: 10, height: 120))]))
+        for frame in h.script.frames { plot.record(frame, device: 0) }
+        for event in h.gestures { plot.record(event) }
+        let svg = String(decoding: plot.svg(file: "scripted"), as: UTF8.self)
+        func y(ofLabel name: String) -> Double? {
+            guard let end = svg.range(of: "\">\(name)</text>") else { return nil }
+            let before = svg[..<end.lowerBound]
+            guard let start = before.range(of: "y=\"", options: .backwards) else { return nil }
+            return Double(before[start.upperBound...])
+        }
+        let surface = try #require(y(ofLabel: "surface")), strip = try #require(y(ofLabel: "menuStrip"))
+        #expect(strip - surface >= 11, "the names are \(strip - surface) px apart")
+        let bars = svg.split(separator: "<rect class=\"bar\"").dropFirst()
+        #expect(!bars.isEmpty)
+        for bar in bars {
+            let fill = bar.split(separator: "fill=\"")[1].prefix(7)
+            #expect(!TracePlot.palette.contains(String(fill)), "a bar in a contact's colour \(fill)")
+        }
     }
 
     @Test func sameBytesEveryTime() throws {
@@ -69,6 +101,27 @@ import TouchlineTesting
         #expect(Self.count("<rect class=\"bar\"", in: svg) == 0)
         #expect(Self.count("<line class=\"tick\"", in: svg) == 1)
         #expect(svg.contains("1 contact; gestures: 0 continuous (bars), 1 discrete (ticks), in this window"), "the header counts the window")
+    }
+
+    /// Issue 24, item 11: past its limits a picture keeps nothing more and says what it left
+    /// out; contacts that lifted before the window make room (the pinch's two, here), so the
+    /// window is drawn whole.
+    @Test func limitsBoundWhatIsKeptAndTheWindowMakesRoom() throws {
+        let (limited, _) = try Self.pinchThenTap(options: .init(maximumContacts: 2, maximumGestures: 1))
+        #expect(limited.contactCount == 2)
+        #expect(limited.leftOutNote == "not drawn: 1 contact, 1 gesture past a picture's limits (2 contacts, 1000000 frames of contacts, 1 gestures); --from and --to draw a part of the trace")
+        let svg = String(decoding: limited.svg(file: "scripted"), as: UTF8.self)
+        #expect(Self.count("<path class=\"contact\"", in: svg) == 2)
+        #expect(svg.contains(">not drawn: 1 contact, 1 gesture past"))
+
+        let (windowed, _) = try Self.pinchThenTap(options: .init(from: 0.7, maximumContacts: 2))
+        #expect(windowed.leftOutNote == nil)
+        let late = String(decoding: windowed.svg(file: "scripted"), as: UTF8.self)
+        #expect(late.contains("1 contact; gestures: 0 continuous (bars), 1 discrete (ticks), in this window"))
+        #expect(Self.count("<path class=\"contact\"", in: late) == 1)
+        // The same picture as without the limit: the pinch's contacts, let go, change nothing.
+        let (unlimited, _) = try Self.pinchThenTap(options: .init(from: 0.7))
+        #expect(late == String(decoding: unlimited.svg(file: "scripted"), as: UTF8.self))
     }
 
     /// A trace's times are what its lines say: frames at the ends of the Int64 range and a

@@ -68,6 +68,27 @@ func quoted(_ text: String) -> String {
         #expect(harness.box.lines.isEmpty)
     }
 
+    /// Issue 26: an action's output (standard output and error, in the order printed) reaches
+    /// the journal line by line, each prefixed with the action's line in the config; a last
+    /// line without a newline too (on 8d7af8f it went to the daemon's streams without a prefix).
+    @Test func anActionsOutputIsPrefixedWithItsLine() throws {
+        let script = #"echo one; echo two >&2; printf 'tab\there\n\033[31mred\n'; printf last"#
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            argv = ["/bin/sh", "-c", \(quoted(script))]
+            """)
+        harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
+        #expect(harness.settle())
+        #expect(harness.box.lines == [
+            "action (line 1): one",
+            "action (line 1): two",
+            "action (line 1): tab\there",
+            "action (line 1): \u{1B}[31mred",
+            "action (line 1): last",
+        ])
+    }
+
     @Test func shellMetacharactersInFieldsAndArgumentsAreNeverInterpreted() throws {
         let dir = try SocketDirectory()
         let target = "$(touch \(dir.path)/pwned); touch \(dir.path)/pwned2 `touch \(dir.path)/pwned3`"

@@ -304,13 +304,23 @@ func field(_ line: String, _ key: String) -> Any? {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a socket")
     }
 
-    @Test func clientsThatHangUpAreRemoved() throws {
+    /// A client that hangs up goes at once. Issue 24, item 11: one that only shut down its
+    /// writing side keeps its subscription (its events still go to it), and goes once it closes
+    /// the rest: the hang-up wakes it although it is watched for nothing else.
+    @Test(arguments: [false, true]) func clientsThatHangUpAreRemoved(halfClosingFirst: Bool) throws {
         let dir = try SocketDirectory()
         let server = try EventSocketServer(path: dir.socket)
         var client: SocketTestClient? = try SocketTestClient(dir.socket)
         try server.step()
         _ = try client?.ask(#"{"subscribe": []}"#, server)
         #expect(server.clientCount == 1)
+        if halfClosingFirst, let fd = client?.fd {
+            UnixSocket.shutdownOutput(fd)
+            try server.step()
+            #expect(server.clientCount == 1)
+            try server.publish(gestureEvent(0, TapRecognizer.gesture))
+            #expect(try client?.lines().count == 1)
+        }
         client = nil
         try server.step()
         #expect(server.clientCount == 0)

@@ -351,4 +351,33 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
         let sink = try playWithClients(source, targets)
         expectLog(sink.log, ["1.080000 tap recognized f1 (10.00,10.00) count=1 @surface"])
     }
+
+    /// Issue 24, item 7 (on 8d7af8f a name stayed interned for the life of the process, and
+    /// the registry refused new names after 4,096): a registered name is stored while a graph
+    /// has it and freed once the rebuild without it ran, the graph's own names staying.
+    @Test func aNameNoGraphHasAnyMoreIsFreed() throws {
+        let clock = VirtualClock()
+        var source = ScriptedSource(clock: clock)
+        source.add(0, path: "/dev/input/event5", description: screen)
+        let targets = ClientTargets()
+        // Names no other test uses: the table is the process's.
+        let request = try registration(#"{"register": {"name": "recycledZone", "rect": [0, 0, 20, 20], "z": 10, "recognizers": [{"kind": "tap", "name": "recycledTap"}]}}"#)
+        var stored: [String: [Bool]] = [:]
+        func look() {
+            for name in ["recycledZone", "recycledZone.recycledTap"] { stored[name, default: []].append(InternedString.isStored(name)) }
+        }
+        look()
+        source.perform(at: ms(500)) { _ = try targets.register(request, owner: 7).get() }
+        source.perform(at: ms(700)) { look() }
+        tap(&source, at: 1000, x: 10, y: 10)
+        source.perform(at: ms(1500)) { targets.removeAll(owner: 7) }
+        source.perform(at: ms(1700)) { look() }
+        tap(&source, at: 2000, x: 10, y: 10, id: 2)
+        let sink = try playWithClients(source, targets)
+        expectLog(sink.log, [
+            "1.080000 tap recognized [recycledZone.recycledTap] f1 (10.00,10.00) count=1 @recycledZone",
+            "2.080000 tap recognized f1 (10.00,10.00) count=1 @surface",
+        ])
+        #expect(stored == ["recycledZone": [false, true, false], "recycledZone.recycledTap": [false, true, false]])
+    }
 }

@@ -3,6 +3,10 @@
 //
 //     bench-probe graph N FRAMES     default graph, N fingers circling, FRAMES steady frames
 //     bench-probe graph-all N FRAMES the same with every registered kind attached
+//     bench-probe graph-held N FRAMES the default graph with a long press of any finger count:
+//                                    the N circling fingers are one long press that follows
+//                                    them (the default's workload before issue 23 made the
+//                                    default long press one finger; docs/performance.md)
 //     bench-probe assembler N FRAMES the assembler alone on the same input
 //     bench-probe replay FILE        read + assemble + recognize + JSON (discarded), in memory
 //     bench-probe stages FILE [REPS] each of those stages alone, then the whole (Stages.swift)
@@ -49,19 +53,24 @@ import TouchlineTrace
 
 let args = CommandLine.arguments
 func usage() -> Never {
-    print("usage: bench-probe graph|graph-all|assembler FINGERS FRAMES | bench-probe replay FILE | bench-probe stages FILE [REPS]")
+    print("usage: bench-probe graph|graph-all|graph-held|assembler FINGERS FRAMES | bench-probe replay FILE | bench-probe stages FILE [REPS]")
     exit(2)
 }
 guard args.count >= 3 else { usage() }
 let start = ContinuousClock.now
 switch args[1] {
-case "graph", "graph-all", "assembler":
+case "graph", "graph-all", "graph-held", "assembler":
     guard args.count == 4, let fingers = Int(args[2]), let frames = Int(args[3]) else { usage() }
     let motion = MovingContacts(fingers: fingers)
     if args[1] != "assembler" {
         let made = motion.frameRing()
         var ring = made.ring
-        let configuration: GraphConfiguration = args[1] == "graph" ? .default : .everyKind
+        let configuration: GraphConfiguration
+        switch args[1] {
+        case "graph": configuration = .default
+        case "graph-held": configuration = .defaultWithHeldLongPress
+        default: configuration = .everyKind
+        }
         var graph = try GestureGraph(configuration: configuration, surface: made.assembler.geometry.size)
         // The fingers land on a fresh assembler, as they did for the ring: the ring's assembler
         // has them down already, so its frame had no `began`, and a contact whose landing the
@@ -73,7 +82,8 @@ case "graph", "graph-all", "assembler":
         let s = ContinuousClock.now
         let r = measuredGraph(&graph, &ring, &t, frames: frames)
         let d = ContinuousClock.now - s
-        // Measured only while busy: every frame emits events (pan, pinch, rotate `changed`).
+        // Measured only while busy: every frame emits events (pan, pinch, rotate `changed`;
+        // with `graph-held`, the long press's).
         guard r != 0 else {
             print("\(args[1]) \(fingers) contacts: the graph emitted nothing in steady motion; the workload no longer exercises recognizers")
             exit(1)

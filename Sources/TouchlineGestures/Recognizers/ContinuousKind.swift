@@ -46,6 +46,7 @@ extension ContinuousKind {
     public static var parameters: [RecognizerParameter<Parameters>] { Measure.parameterDeclarations }
     public static func relationProblem(_ parameters: Parameters) -> ParameterProblem? { Measure.relationProblem(parameters) }
     public static var continuesInPlace: Bool { true }
+    public static var eventFields: [any GestureFields.Type] { [Measure.Fields.self] }
 
     public init(parameters: Parameters, surface: Size) {
         self.init(machine: ContinuousRecognizer(parameters: Measure.setup(parameters, surface: surface)))

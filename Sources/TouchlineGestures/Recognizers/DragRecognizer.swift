@@ -177,6 +177,7 @@ public struct DragParameters: BitwiseCopyable, Hashable, Sendable {
 
 extension DragRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("drag")
+    public static var eventFields: [any GestureFields.Type] { [DragFields.self] }
     public static var defaultParameters: DragParameters { DragParameters() }
     public static let parameters: [RecognizerParameter<DragParameters>] = [
         .duration("minimumDuration", \.minimumDuration),
@@ -202,6 +203,7 @@ extension RecognizerKind {
 /// A drag's fields: `items` always; `over` (began, changed: a name or null) or `dropTarget`
 /// (ended). 64 bytes: six names, a count, the key, one name.
 public struct DragFields: GestureFields {
+    public static var fieldNames: [StaticString] { ["items", "over", "dropTarget"] }
     public enum Key: UInt8, BitwiseCopyable, Hashable, Sendable {
         case none, over, dropTarget
     }

@@ -169,6 +169,7 @@ public struct LongPressParameters: BitwiseCopyable, Hashable, Sendable {
 
 extension LongPressRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("longPress")
+    public static var eventFields: [any GestureFields.Type] { [LongPressFields.self] }
     public static var defaultParameters: LongPressParameters { LongPressParameters() }
     public static let parameters: [RecognizerParameter<LongPressParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
@@ -206,6 +207,7 @@ extension RecognizerKind {
 
 /// A long press's field: `duration`, since the first contact went down.
 public struct LongPressFields: GestureFields {
+    public static var fieldNames: [StaticString] { ["duration"] }
     public var duration: Interval
     public init(duration: Interval) { self.duration = duration }
     public func forEachField(_ body: (StaticString, FieldValue) -> Void) { body("duration", .duration(duration)) }

@@ -104,6 +104,7 @@ extension RecognizerKind {
 /// A pan's fields: `dx`, `dy`, the translation in mm since the first contact went down; `vx`,
 /// `vy`, its velocity in mm/s.
 public struct PanFields: GestureFields {
+    public static var fieldNames: [StaticString] { Vector.fieldNames }
     public var translation: Vector
     public var velocity: Vector
     public init(translation: Vector, velocity: Vector) {
@@ -121,6 +122,8 @@ extension GestureDetail {
 extension Vector {
     /// A translation and a velocity as the pan-like events write them: `dx`, `dy` (mm, 2
     /// decimals), `vx`, `vy` (mm/s, 1 decimal).
+    /// The keys `fields` gives.
+    static var fieldNames: [StaticString] { ["dx", "dy", "vx", "vy"] }
     @inline(__always) static func fields(_ translation: Vector, _ velocity: Vector, _ body: (StaticString, FieldValue) -> Void) {
         body("dx", .number(translation.dx, decimals: 2))
         body("dy", .number(translation.dy, decimals: 2))

@@ -385,6 +385,7 @@ public struct PeekParameters: Hashable, Sendable {
 
 extension PeekRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("peek")
+    public static var eventFields: [any GestureFields.Type] { [PeekFields.self, PopFields.self, PeekActionsFields.self] }
     public static var defaultParameters: PeekParameters { PeekParameters() }
     public static let parameters: [RecognizerParameter<PeekParameters>] = [
         .word("source", \.source, PeekParameters.sources),
@@ -455,6 +456,9 @@ extension RecognizerKind {
 
 /// The fields every peek, pop and peekActions event shares: `source`, then `pressure`
 /// (normalized) and `touchMajor` (mm) where the contacts report them.
+/// The keys `forEachForceField` may give.
+private let forceFieldNames: [StaticString] = ["source", "pressure", "touchMajor"]
+
 private func forEachForceField(_ source: PeekRecognizer.Source, _ pressure: UInt16, _ size: UInt16, _ body: (StaticString, FieldValue) -> Void) {
     body("source", .word(source.name))
     if let p = ContactForce.pressure(pressure) { body("pressure", .number(p, decimals: 3)) }
@@ -464,6 +468,7 @@ private func forEachForceField(_ source: PeekRecognizer.Source, _ pressure: UInt
 /// A peek's fields: `source`, `pressure`, `touchMajor`, `progress` (0 at the peek threshold,
 /// 1 at the pop threshold) and, on `ended`, `end` (`dismissed`, `released`, `popped`).
 public struct PeekFields: GestureFields {
+    public static var fieldNames: [StaticString] { forceFieldNames + ["progress", "end"] }
     public var source: PeekRecognizer.Source
     var pressureLevel: UInt16
     var sizeLevel: UInt16
@@ -485,6 +490,7 @@ public struct PeekFields: GestureFields {
 
 /// A pop's fields (gesture `pop`): `source`, `pressure`, `touchMajor`.
 public struct PopFields: GestureFields {
+    public static var fieldNames: [StaticString] { forceFieldNames }
     public var source: PeekRecognizer.Source
     var pressureLevel: UInt16
     var sizeLevel: UInt16
@@ -494,6 +500,7 @@ public struct PopFields: GestureFields {
 
 /// The quick actions' fields (gesture `peekActions`): `source`, `pressure`, `touchMajor`.
 public struct PeekActionsFields: GestureFields {
+    public static var fieldNames: [StaticString] { forceFieldNames }
     public var source: PeekRecognizer.Source
     var pressureLevel: UInt16
     var sizeLevel: UInt16

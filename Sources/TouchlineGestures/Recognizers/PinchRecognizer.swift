@@ -85,6 +85,7 @@ extension RecognizerKind {
 /// `scaleVelocity`, scale per second; `span`, 2 × mean distance of the contacts from their
 /// centroid (the distance between two fingers), mm.
 public struct PinchFields: GestureFields {
+    public static var fieldNames: [StaticString] { ["scale", "scaleVelocity", "span"] }
     public var scale: Double
     public var velocity: Double
     public var span: Double

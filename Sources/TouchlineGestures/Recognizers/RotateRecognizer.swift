@@ -87,6 +87,7 @@ extension RecognizerKind {
 /// A rotation's fields: `rotation`, radians since the first down, clockwise positive (y down,
 /// as UIKit); `rotationVelocity`, radians per second.
 public struct RotateFields: GestureFields {
+    public static var fieldNames: [StaticString] { ["rotation", "rotationVelocity"] }
     public var rotation: Double
     public var velocity: Double
     public init(rotation: Double, velocity: Double) {

@@ -110,6 +110,7 @@ public struct SpringParameters: BitwiseCopyable, Hashable, Sendable {
 
 extension SpringRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("spring")
+    public static var eventFields: [any GestureFields.Type] { [NoFields.self] }
     public static var defaultParameters: SpringParameters { SpringParameters() }
     public static let parameters: [RecognizerParameter<SpringParameters>] = [
         .duration("minimumDuration", \.minimumDuration),

@@ -154,6 +154,7 @@ public struct SwipeParameters: BitwiseCopyable, Hashable, Sendable {
 
 extension SwipeRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("swipe")
+    public static var eventFields: [any GestureFields.Type] { [SwipeFields.self] }
     public static var defaultParameters: SwipeParameters { SwipeParameters() }
     public static let parameters: [RecognizerParameter<SwipeParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
@@ -181,6 +182,7 @@ extension RecognizerKind {
 /// A swipe's fields: `direction`; `dx`, `dy` in mm; `vx`, `vy`, the stroke's average velocity
 /// (translation / duration), mm/s; `duration`.
 public struct SwipeFields: GestureFields {
+    public static var fieldNames: [StaticString] { ["direction"] + Vector.fieldNames + ["duration"] }
     public var direction: SwipeDirection
     public var translation: Vector
     public var velocity: Vector

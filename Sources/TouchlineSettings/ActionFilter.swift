@@ -1,0 +1,157 @@
+import TouchlineConfig
+import TouchlineCore
+import TouchlineGestures
+
+// An `[[action]]`'s filters on the event's own fields (docs/live.md#actions): `edge = "left"`,
+// `fingers = 3`, `scale = [">=", 1.5]`. A filter compares the value as the event's JSON writes
+// it (what `touchline listen` prints), so a user reads the number to write off a real event.
+// Which keys a gesture's events have is known without an event: the common ones below and the
+// keys of its kind's fields types (`GestureRecognizer.eventFields`, `GestureFields.fieldNames`),
+// so a filter on a key the gesture never carries is a `--check-config` error, not an action that
+// silently never fires.
+
+/// One condition on an event's field.
+public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public enum Operator: String, CaseIterable, Hashable, Sendable {
+        case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        /// On the magnitude (a rotation either way): the operators of ../shared/traces/labels.json's
+        /// `where`, so that a label's condition and an action's filter are written alike.
+        case absGreaterOrEqual = "abs>=", absLessOrEqual = "abs<="
+    }
+
+    public enum Value: Hashable, Sendable {
+        /// A number, compared with the field's JSON number (durations in seconds).
+        case number(Double)
+        /// A word (an edge, a direction, a tool, a drag's target name).
+        case word(String)
+    }
+
+    public var field: String
+    public var op: Operator
+    public var value: Value
+
+    public init(_ field: String, _ op: Operator = .equal, _ value: Value) {
+        self.field = field
+        self.op = op
+        self.value = value
+    }
+
+    /// The keys every event has that a filter may name; `phase`, `target` and `device` are an
+    /// action's own keys (ActionSpec), `gesture` picks the action.
+    public static let commonFields = ["fingers", "x", "y", "tool"]
+
+    /// The words a field of a fixed vocabulary takes (the schema's enums): a filter with
+    /// another word is refused, as `edge = "lef"` would otherwise never fire.
+    public static let words: [String: [String]] = [
+        "direction": SwipeDirection.allCases.map { $0.name.description },
+        "edge": ScreenEdge.allCases.map { $0.name.description },
+        "tool": ContactTool.allCases.filter { $0 != .palm }.map { $0.staticName.description },
+    ]
+
+    /// The keys an action on `kind` may filter on, common ones first.
+    public static func fields(of kind: any GestureRecognizer.Type) -> [String] {
+        var names = commonFields
+        for type in kind.eventFields {
+            for name in type.fieldNames where !names.contains(name.description) { names.append(name.description) }
+        }
+        return names
+    }
+
+    /// Whether `event` passes; an event without the field (a peek's `end` before it ends) or
+    /// with a value of another sort (a word against a number) does not.
+    public func holds(for event: GestureEvent) -> Bool {
+        switch field {
+        case "fingers": return compare(.number(Double(event.fingers)))
+        case "x": return compare(.number(event.position.x))
+        case "y": return compare(.number(event.position.y))
+        case "tool": return compare(.word(event.contacts.tool.staticName.description))
+        default: break
+        }
+        var result = false
+        event.detail.forEachField { key, value in
+            guard key.description == field else { return }
+            switch value {
+            case let .integer(n): result = compare(.number(Double(n)))
+            case let .number(x, _): result = compare(.number(x))
+            case let .duration(d): result = compare(.number(Double(d.microseconds) / 1_000_000))
+            case let .word(w): result = compare(.word(w.description))
+            case let .name(n): result = compare(.word(n.description))
+            case .text, .names, .null: result = false
+            }
+        }
+        return result
+    }
+
+    private func compare(_ found: Value) -> Bool {
+        switch (found, value) {
+        case let (.number(a), .number(b)):
+            switch op {
+            case .equal: return a == b
+            case .notEqual: return a != b
+            case .less: return a < b
+            case .lessOrEqual: return a <= b
+            case .greater: return a > b
+            case .greaterOrEqual: return a >= b
+            case .absGreaterOrEqual: return abs(a) >= b
+            case .absLessOrEqual: return abs(a) <= b
+            }
+        case let (.word(a), .word(b)):
+            switch op {
+            case .equal: return a == b
+            case .notEqual: return a != b
+            default: return false
+            }
+        default:
+            return false
+        }
+    }
+
+    public static func < (a: FieldFilter, b: FieldFilter) -> Bool {
+        (a.field, a.op.rawValue, a.description) < (b.field, b.op.rawValue, b.description)
+    }
+
+    public var description: String {
+        switch value {
+        case let .number(x): "\(field) \(op.rawValue) \(x)"
+        case let .word(w): "\(field) \(op.rawValue) \"\(w)\""
+        }
+    }
+}
+
+extension ActionReader {
+    /// `KEY = VALUE` or `KEY = ["OP", VALUE]` for a field of `kind`'s events.
+    func filter(_ key: String, _ v: TOMLValue, position: ConfigPosition, kind: any GestureRecognizer.Type) throws(ConfigError) -> FieldFilter {
+        let fields = FieldFilter.fields(of: kind)
+        guard fields.contains(key) else {
+            throw fail(position, "unknown action key '\(key)': \(kind.gesture) events have no field '\(key)'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of \(kind.gesture) events: \(fields.joined(separator: ", ")) (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<=)")
+        }
+        let expected = "a value (\(key) = 3, \(key) = \"left\") or a comparison [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<= (words take == and != only)"
+        func value(_ v: TOMLValue) throws(ConfigError) -> FieldFilter.Value {
+            switch v.kind {
+            case let .integer(n): return .number(Double(n))
+            case let .float(x) where x.isFinite: return .number(x)
+            case let .string(s) where !s.isEmpty: return .word(s)
+            default: throw wrong(v, "an action's filter on \(key)", expected)
+            }
+        }
+        if case let .array(items) = v.kind {
+            guard items.count == 2, case let .string(o) = items[0].kind, let op = FieldFilter.Operator(rawValue: o) else {
+                throw wrong(v, "an action's filter on \(key)", expected)
+            }
+            let operand = try value(items[1])
+            if case .word = operand, op != .equal, op != .notEqual { throw wrong(items[0], "an action's filter on \(key)", expected) }
+            try checkWord(operand, items[1])
+            return FieldFilter(key, op, operand)
+        }
+        let operand = try value(v)
+        try checkWord(operand, v)
+        return FieldFilter(key, .equal, operand)
+
+        func checkWord(_ operand: FieldFilter.Value, _ at: TOMLValue) throws(ConfigError) {
+            guard let known = FieldFilter.words[key] else { return }
+            guard case let .word(w) = operand, known.contains(w) else {
+                throw wrong(at, "an action's \(key)", "one of \(known.joined(separator: ", "))")
+            }
+        }
+    }
+}

@@ -61,10 +61,14 @@ extension LiveSession {
             // The assembler stays (its slots and tracking ids are the device's state); its
             // contacts end as cancelled, and the old graph sees that (in the old transform's
             // coordinates) and finishes.
-            try pipeline.emitting(to: sink) { pipeline, emit in
-                pipeline.cancelContacts(device: index, at: now, emit: emit)
+            try passingThrough { pipeline, set, emit, send in
+                // A pass-through clone lifts the cancelled contacts too.
+                if pipeline.cancelContacts(device: index, at: now, emit: emit) {
+                    set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send)
+                }
                 pipeline.replaceGraph(device: index, with: built.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
+            passThroughGraphChanged(index)
             nameHolds[index] = built.names
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)

@@ -302,6 +302,9 @@ struct ConfigReader: ConfigSectionReader {
             case "simultaneousWith": spec.simultaneousWith = try strings(entry)
             case "requiresFailureOf": spec.requiresFailureOf = try strings(entry)
             case "dropTargets": spec.dropTargets = try strings(entry, of: "target")
+            case "consume":
+                guard case let .bool(b) = entry.value.kind else { throw wrong(entry.value, "consume", "true or false (whether the contacts it wins are kept from a pass-through clone)") }
+                spec.consume = b
             default:
                 try set(entry, in: &kind)
                 own.insert(entry.key)

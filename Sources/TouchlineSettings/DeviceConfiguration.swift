@@ -38,7 +38,7 @@ struct DeviceReader: ConfigSectionReader {
     let source: ConfigSourceMap
 
 
-    static let deviceKeys = "match.name, match.path, match.udev, rotation, calibration, size, graph and ignore"
+    static let deviceKeys = "match.name, match.path, match.udev, rotation, calibration, size, graph, ignore and passthrough"
 
     func read(_ root: TOMLTable) throws(ConfigError) -> DeviceConfiguration {
         var configuration = DeviceConfiguration()
@@ -139,6 +139,9 @@ struct DeviceReader: ConfigSectionReader {
             case "ignore":
                 guard case let .bool(b) = v.kind else { throw wrong(v, "a device's ignore", "true or false") }
                 spec.ignore = b
+            case "passthrough":
+                guard case let .bool(b) = v.kind else { throw wrong(v, "a device's passthrough", "true or false (grab it and give the system a clone that receives every touch no consume = true recognizer keeps)") }
+                spec.passthrough = b
             default:
                 throw fail(entry.keyPosition, "unknown device key '\(entry.key)'; a device has \(DeviceReader.deviceKeys)")
             }

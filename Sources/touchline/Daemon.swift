@@ -122,6 +122,9 @@ struct Daemon: ParsableCommand {
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
         try Daemon.checkSocketPath(path)
+        if tracePath != nil || source == "libinput" {
+            try Daemon.checkPassThrough(configuration, source: tracePath != nil ? "trace:\(tracePath!)" : "libinput", config: config)
+        }
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
             var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
@@ -136,7 +139,9 @@ struct Daemon: ParsableCommand {
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(NotifyingSource(try EvdevLiveSource(paths: [], grab: false), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
+            var evdev = try EvdevLiveSource(paths: [], grab: false)
+            evdev.passThrough = Daemon.passThroughPredicate(configuration.devices)
+            try serve(NotifyingSource(evdev, notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
         }
     }
 

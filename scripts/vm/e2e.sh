@@ -389,6 +389,9 @@ untimed < $D/li.jsonl > $D/li.got
 [ $sd = 0 ] && [ -s $D/li.want ] && cmp -s $D/li.got $D/li.want
 check "daemon --source libinput publishes replay's lines for a hotplugged device (tap.yml)" $? "exit $sd; $(diff $D/li.got $D/li.want | head -4 | tr '\n' ' ') $(tail -3 $D/li.err)"
 
+# ---- pass-through (issue 25): its own script (runnable alone), its failures counted here
+R=$R sh scripts/vm/e2e-passthrough.sh "$T"; fails=$((fails + $?))
+
 rm -rf $R/work; cp -r $W $R/work
 echo "== e2e: $fails failure(s)"
 exit $fails

@@ -379,7 +379,10 @@ check "daemon: rotation = 90 turns a swipe left into a swipe up" $? "$(grep '"sw
 nice -n -10 $T daemon --source libinput --stdout --socket $D/l.sock > $D/li.jsonl 2>$D/li.err &
 PD=$!
 wait_sock $D/l.sock $PD
-$T play --start-delay 0.5 --hold 0.3 Recordings/tap.yml > $D/li.node 2>$D/li.play.err
+# 2 s before the first frame: libinput adds a device only once udev has initialised it, which
+# under emulation on a busy host took more than the 0.5 s this waited before (the device was
+# "used" after the tap had been played, and no tap came).
+$T play --start-delay 2 --hold 0.3 Recordings/tap.yml > $D/li.node 2>$D/li.play.err
 # Until the tap is out (at most 10 s), not a fixed 0.5 s: under a loaded host the emulated
 # guest once took longer, and SIGTERM came before the daemon had read the device.
 n=0; while [ $n -lt 100 ] && ! grep -q '"gesture":"tap"' $D/li.jsonl 2>/dev/null; do sleep 0.1; n=$((n + 1)); done

@@ -10,10 +10,11 @@ public struct PassThroughBound: Hashable, Sendable {
     /// a finger that means to drag the app's content sees it stick (InputActions chose 50 ms
     /// for its hold and tap decisions, which leaves a tap no time).
     public var time: Interval
-    /// Held at most until it moved this far from where it landed, mm. 16 mm: just past the
-    /// 15 mm a default swipe needs (so a consuming swipe can decide), far past an edge swipe's
-    /// 3 mm slop. A drag held that far is visibly late; every frame of it still reaches the
-    /// app, only later.
+    /// Held at most until it moved this far from where it landed, mm. 16 mm: far past an edge
+    /// swipe's 3 mm slop. A drag held that far is visibly late; every frame of it still reaches
+    /// the app, only later. A swipe is decided at its lift, so a consuming swipe longer than
+    /// this is released, not consumed (docs/live.md#pass-through, "What the bound does not
+    /// allow yet").
     public var distance: Double
 
     public init(time: Interval = .milliseconds(150), distance: Double = 16) {

@@ -163,6 +163,12 @@ def gestures():
     s.up("a", "b"); s.wait(300)
     out["two-finger-swipe-down"] = ("two fingers 20 mm apart stroke 50 mm down in 150 ms", s)
 
+    s = Script(15)
+    s.wait(40); s.down(a=(80.0, 110.0), b=(100.0, 110.0), c=(120.0, 110.0))
+    s.move(150, a=line((80.0, 110.0), (80.0, 60.0)), b=line((100.0, 110.0), (100.0, 60.0)), c=line((120.0, 110.0), (120.0, 60.0)))
+    s.up("a", "b", "c"); s.wait(300)
+    out["three-finger-swipe-up"] = ("three fingers 20 mm apart stroke 50 mm up in 150 ms", s)
+
     s = Script(8)
     s.wait(40); s.down(a=(1.5, 60.0)); s.move(300, a=lambda k: (1.5 + 60.0 * ease(k), 60.0 + 4.0 * k)); s.up("a"); s.wait(200)
     out["edge-swipe-left"] = ("one finger starts 1.5 mm from the left edge and moves 60 mm inward", s)

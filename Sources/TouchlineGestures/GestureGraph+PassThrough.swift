@@ -40,6 +40,23 @@ extension GestureGraph {
         return pending ? .pending : .none
     }
 
+    /// How long a contact of target `t` may be held: the largest bound (`hold`,
+    /// `holdDistance`; `standard` where a recognizer sets none) among the consuming
+    /// recognizers `consuming` of `t` still undecided; `standard` when none is.
+    public func holdBound(onTarget t: Int, consuming: UInt64, standard: PassThroughBound) -> PassThroughBound {
+        guard t >= 0 && t < arena.targets.count else { return standard }
+        var bound: PassThroughBound?
+        for i in MemberIndices(arena.members(of: t) & consuming) {
+            switch arena.status[i] {
+            case .possible, .holding, .waiting:
+                let own = configuration.recognizers[i].hold ?? standard
+                bound = PassThroughBound(time: max(bound?.time ?? own.time, own.time), distance: max(bound?.distance ?? own.distance, own.distance))
+            case .won, .idle, .finished, .failed: continue
+            }
+        }
+        return bound ?? standard
+    }
+
     /// Each consuming recognizer's name and target index: what its events say it won (an
     /// event carries the recognizer's name; a planner matches them without the graph, which is
     /// busy emitting them).

@@ -80,6 +80,12 @@ public struct RecognizerSpec: Hashable, Sendable {
     /// `consume = true`: the contacts this recognizer wins never reach a pass-through clone
     /// (docs/live.md#pass-through); while it could still win them they are held back.
     public var consume = false
+    /// With `consume`: how long (and how far) a contact this recognizer could still claim may
+    /// be held back (`hold = "500ms"`, `holdDistance = "80mm"`); nil: the standard bound,
+    /// 150 ms / 16 mm (PassThroughBound). A contact is held up to the largest bound among the
+    /// consuming recognizers still undecided about it: a three-finger swipe, decided at its
+    /// lift, needs its whole stroke (docs/live.md#pass-through).
+    public var hold: PassThroughBound?
 
     public init(name: String, kind: RecognizerKind, target: String = "surface", simultaneousWith: [String] = [], requiresFailureOf: [String] = [],
                 dropTargets: [String] = []) {

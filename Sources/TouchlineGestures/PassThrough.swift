@@ -145,6 +145,9 @@ public struct PassThroughPlanner: Sendable {
         var first: Timestamp
         var origin: Point
         var distance = 0.0
+        /// Its hold bound now: the largest of the consuming recognizers still undecided about
+        /// it (GestureGraph.holdBound), the planner's `bound` when they set none.
+        var limit: PassThroughBound
         var state = State.held
         /// Held frames: the frame's number and the contact in it.
         var buffer: [(Int, Contact)] = []
@@ -194,7 +197,7 @@ public struct PassThroughPlanner: Sendable {
     public var nextDeadline: Timestamp? {
         var earliest: Timestamp?
         for e in entries where e.state == .held {
-            let d = e.first + bound.time
+            let d = e.first + e.limit.time
             if earliest.map({ d < $0 }) ?? true { earliest = d }
         }
         return earliest
@@ -227,7 +230,7 @@ public struct PassThroughPlanner: Sendable {
                 // A contact already down when the planner started (pass-through turned on
                 // mid-touch) never went down on the clone: it is not the clone's.
                 guard c.phase == .began else { continue }
-                entries.append(Entry(id: c.id, target: graph.target(ofContact: c.id), first: frame.time, origin: c.position, last: c))
+                entries.append(Entry(id: c.id, target: graph.target(ofContact: c.id), first: frame.time, origin: c.position, limit: bound, last: c))
                 k = entries.count - 1
             }
             let i = k!
@@ -282,7 +285,11 @@ public struct PassThroughPlanner: Sendable {
                 drop(k, at: time)
                 continue
             }
-            let bounded = time - entries[k].first >= bound.time || entries[k].distance >= bound.distance
+            if verdict == .pending, let t = entries[k].target {
+                entries[k].limit = graph.holdBound(onTarget: t, consuming: consuming, standard: bound)
+            }
+            let limit = entries[k].limit
+            let bounded = time - entries[k].first >= limit.time || entries[k].distance >= limit.distance
             if verdict == .pending && !bounded { continue }
             // Sent in the frame it arrived: nothing was held.
             let atOnce = verdict == .none && entries[k].buffer.count == 1 && entries[k].buffer[0].1.phase == .began && entries[k].first == time

@@ -22,8 +22,19 @@ public final class LatencyProbe {
     /// Frames seen (SYN_REPORTs), with or without events.
     public private(set) var frames = 0
 
-    public init() {
+    /// What is measured, for the summary ("SYN_REPORT read → event written to the socket").
+    let measured: String
+    let unit: String
+
+    public init(measuring measured: String = "SYN_REPORT read → event written to the socket", unit: String = "events") {
         counts = Array(repeating: 0, count: (64 - Self.subBits + 1) * Self.subCount)
+        self.measured = measured
+        self.unit = unit
+    }
+
+    /// A pass-through clone's probe: from the SYN_REPORT read to its frame written to the clone.
+    public static func passThrough() -> LatencyProbe {
+        LatencyProbe(measuring: "SYN_REPORT read → frame written to the pass-through clone", unit: "clone frames")
     }
 
     /// A SYN_REPORT arrived: the frame's clock starts.
@@ -83,7 +94,7 @@ public final class LatencyProbe {
             let tenths = (ns + 50) / 100
             return "\(tenths / 10).\(tenths % 10) µs"
         }
-        return "latency SYN_REPORT read → event written to the socket: \(samples) events of \(frames) frames; "
+        return "latency \(measured): \(samples) \(unit) of \(frames) frames; "
             + "p50 \(us(percentile(0.5))), p99 \(us(percentile(0.99))), p99.9 \(us(percentile(0.999))), max \(us(maximum))"
     }
 }

@@ -47,13 +47,19 @@ extension LiveSession {
         swap(&encoders, &passThrough.encoders)
         swap(&scratch, &passThrough.scratch)
         let clones = passThrough.clones
+        let probe = passThroughProbe
         var failed: [(Int, Error)] = []
         let send: (Int, PassThroughFrame) -> Void = { device, frame in
             guard encoders[device] != nil, let clone = clones[device] else { return }
             scratch.removeAll(keepingCapacity: true)
             encoders[device]!.encode(frame, into: &scratch)
             guard !scratch.isEmpty else { return }
-            do { try clone.write(scratch) } catch { failed.append((device, error)) }
+            do {
+                try clone.write(scratch)
+                probe?.eventWritten()
+            } catch {
+                failed.append((device, error))
+            }
         }
         let result = try pipeline.emitting(to: sink) { pipeline, emit in
             withoutActuallyEscaping(emit) { emit in body(&pipeline, &set, emit, send) }

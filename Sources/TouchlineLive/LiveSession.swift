@@ -92,6 +92,10 @@ public struct LiveSession {
     public private(set) var latencies: [Int64] = []
     /// `daemon --measure`: a frame's SYN_REPORT to its events written (LatencyProbe.swift).
     public var latencyProbe: LatencyProbe?
+    /// `--measure` with pass-through: from a frame's SYN_REPORT to its frame written to the
+    /// clone (a held frame's write counts when it is released within its own frame's step;
+    /// frames released later by a deadline belong to no frame and are not counted).
+    public var passThroughProbe: LatencyProbe?
 
     /// Open devices by the source's number.
     public internal(set) var devices: [Int: Device] = [:]
@@ -211,7 +215,10 @@ public struct LiveSession {
     mutating func handle(_ event: InputEvent, device: Device) throws {
         let kernelTime = event.time
         let event = pipeline.timed(event)
-        if let latencyProbe, event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { latencyProbe.frameRead() }
+        if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
+            latencyProbe?.frameRead()
+            passThroughProbe?.frameRead()
+        }
         defer {
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
         }
@@ -284,6 +291,7 @@ public struct LiveSession {
 
     mutating func recordLatency(since kernelTime: Timestamp) {
         latencyProbe?.frameDone()
+        passThroughProbe?.frameDone()
         guard measuresLatency else { return }
         latencies.append((clock.now() - kernelTime).microseconds)
     }

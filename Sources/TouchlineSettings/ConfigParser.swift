@@ -285,6 +285,7 @@ struct ConfigReader: ConfigSectionReader {
         }
         var own: Set<String> = []
         var pen: [TOMLEntry] = []
+        var holdKey: TOMLEntry?
         for entry in table.entries {
             switch entry.key {
             case "kind": continue
@@ -305,10 +306,25 @@ struct ConfigReader: ConfigSectionReader {
             case "consume":
                 guard case let .bool(b) = entry.value.kind else { throw wrong(entry.value, "consume", "true or false (whether the contacts it wins are kept from a pass-through clone)") }
                 spec.consume = b
+            case "hold", "holdDistance":
+                // How long a consuming recognizer may keep a contact from the clone while it
+                // decides (docs/live.md#pass-through): up to 2 s and 300 mm.
+                let time = entry.key == "hold"
+                let (n, _) = try convert(entry.value, to: time ? .milliseconds : .millimetres, key: entry.key)
+                guard n > 0 && n <= (time ? 2000 : 300) else {
+                    throw wrong(entry.value, entry.key, time ? "a duration above 0 and at most 2 s (\"500ms\")" : "a distance above 0 and at most 300 mm (\"80mm\")")
+                }
+                var bound = spec.hold ?? .standard
+                if time { bound.time = Interval(microseconds: Int64(n * 1000)) } else { bound.distance = n }
+                spec.hold = bound
+                holdKey = entry
             default:
                 try set(entry, in: &kind)
                 own.insert(entry.key)
             }
+        }
+        if let holdKey, !spec.consume {
+            throw fail(holdKey.keyPosition, "\(holdKey.key) applies to a recognizer with consume = true (how long it may keep a contact from a pass-through clone)")
         }
         try applyDefaults(to: &kind, except: own)
         spec.kind = kind

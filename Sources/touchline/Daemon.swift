@@ -181,7 +181,12 @@ struct Daemon: ParsableCommand {
         let probe = measure ? LatencyProbe() : nil
         sink.latencyProbe = probe
         session.latencyProbe = probe
-        defer { if let probe { StandardError.write(probe.summary + "\n") } }
+        let cloneProbe = measure ? LatencyProbe.passThrough() : nil
+        session.passThroughProbe = cloneProbe
+        defer {
+            if let probe { StandardError.write(probe.summary + "\n") }
+            if let cloneProbe, cloneProbe.samples > 0 { StandardError.write(cloneProbe.summary + "\n") }
+        }
         Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         session.explain = explain
         session.clientTargets = server.clientTargets

@@ -90,6 +90,42 @@ import TouchlineTrace
         #expect(!analyze.stdout.isEmpty)
     }
 
+    /// A consuming three-finger swipe (pan limited to two fingers, so the swipe decides) with a
+    /// hold of its own long enough for the stroke: none of the three touches reaches the clone,
+    /// and the swipe is recognized. With the standard bound (150 ms / 16 mm) the same touches
+    /// are released to the app after 18 mm: a swipe decides at its lift.
+    @Test func aConsumingThreeFingerSwipeWithItsOwnHoldNeverReachesTheClone() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = Paths.recordings.appendingPathComponent("three-finger-swipe-up.yml").path
+        let graph = """
+            [[recognizer]]
+            name = "threeFingerSwipe"
+            kind = "swipe"
+            fingers = 3
+            consume = true
+            HOLD
+            [[recognizer]]
+            kind = "tap"
+
+            [[recognizer]]
+            kind = "pan"
+            maximumFingers = 2
+            """
+        for (hold, sequences, summary) in [("hold = \"500ms\"\nholdDistance = \"80mm\"\n", 0, "0 released by the hold bound, 3 dropped"),
+                                           ("", 3, "3 released by the hold bound, 0 dropped")] {
+            let config = dir.appendingPathComponent("swipe.toml").path
+            try graph.replacingOccurrences(of: "HOLD\n", with: hold).write(toFile: config, atomically: true, encoding: .utf8)
+            let out = dir.appendingPathComponent("clone.yml").path
+            let result = try touchline("replay", trace, "--config", config, "--passthrough", out)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.lines.contains { $0.contains(#""gesture":"swipe","phase":"recognized""#) && $0.contains(#""fingers":3"#) })
+            #expect(result.stderr.contains(summary), "\(result.stderr)")
+            let clone = try touchline("replay", "--frames", out)
+            #expect(clone.stdout.split(separator: "\"phase\":\"began\"", omittingEmptySubsequences: false).count - 1 == sequences, "hold: \(hold)")
+        }
+    }
+
     @Test func passthroughTakesOneTraceAndAFileName() throws {
         let tap = Paths.recordings.appendingPathComponent("tap.yml").path
         let two = try touchline("replay", tap, tap, "--passthrough", "/tmp/never-written.yml")

@@ -33,6 +33,25 @@ import TouchlineSettings
         }
     }
 
+    /// `hold` and `holdDistance` (a consuming recognizer's own bound) are read with units,
+    /// bounded, and refused without `consume = true`.
+    @Test func aConsumingRecognizersOwnHoldIsReadAndChecked() throws {
+        let configuration = try GraphConfiguration.parse(toml: "[[recognizer]]\nkind = \"swipe\"\nconsume = true\nhold = \"0.5s\"\nholdDistance = \"8cm\"\n", file: "graph.toml")
+        #expect(configuration.recognizers[0].hold == PassThroughBound(time: .milliseconds(500), distance: 80))
+        func refused(_ toml: String) -> String {
+            do {
+                _ = try GraphConfiguration.parse(toml: toml, file: "graph.toml")
+                return "parsed"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refused("[[recognizer]]\nkind = \"swipe\"\nhold = \"500ms\"\n")
+            == "graph.toml:3:1: hold applies to a recognizer with consume = true (how long it may keep a contact from a pass-through clone)")
+        #expect(refused("[[recognizer]]\nkind = \"swipe\"\nconsume = true\nhold = \"3s\"\n").hasPrefix("graph.toml:4:8: found \"3s\" for hold; expected a duration above 0 and at most 2 s"))
+        #expect(refused("[[recognizer]]\nkind = \"swipe\"\nconsume = true\nholdDistance = 400\n").hasPrefix("graph.toml:4:16: found 400 for holdDistance; expected a distance above 0 and at most 300 mm"))
+    }
+
     /// A client of the socket must not keep other applications' touches from them.
     @Test func aRegisteredTargetsRecognizerTakesNoConsume() {
         let error = parseError(#"{"register": {"name": "zone", "rect": [0, 0, 1, 1], "recognizers": [{"kind": "tap", "consume": true}]}}"#)

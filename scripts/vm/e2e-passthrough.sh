@@ -39,10 +39,19 @@ kind = "edgeSwipe"
 consume = true
 
 [[recognizer]]
+name = "threeFingerSwipe"
+kind = "swipe"
+fingers = 3
+consume = true
+hold = "500ms"
+holdDistance = "80mm"
+
+[[recognizer]]
 kind = "tap"
 
 [[recognizer]]
 kind = "pan"
+maximumFingers = 2
 
 [[device]]
 match.name = "Touchline Synthetic Touchscreen"
@@ -54,7 +63,7 @@ wait_sock $P/s.sock $PD || fail "pass-through daemon starts" "no socket: $(cat $
 # One device per gesture, each plugged in while the daemon runs (hotplug): grabbed, cloned; a
 # recorder on the clone is ready before the gesture is played.
 k=0
-for f in edge-swipe-left.yml tap.yml pan.yml; do
+for f in edge-swipe-left.yml tap.yml pan.yml three-finger-swipe-up.yml; do
     $T play --start-delay 0.5 --hold 0.5 --wait-for $P/ready$k Recordings/$f > $P/play$k.node 2>$P/play$k.err &
     PP=$!
     n=$(node_of $P/play$k.node)
@@ -80,6 +89,12 @@ grep -q '"gesture":"edgeSwipe","phase":"began"' $P/daemon.jsonl
 check "pass-through: the consumed edge swipe is still recognized" $? "$(head -c 400 $P/daemon.jsonl)"
 [ -s $P/clone0.yml ] && [ "$(tracking $P/clone0.yml)" = 0 ]
 check "pass-through: the consumed edge swipe never reaches the clone" $? "$(grep -c SYN_REPORT $P/clone0.yml) frames: $(grep -m3 'EV_ABS / ABS_MT' $P/clone0.yml | tr '\n' ' ')"
+# The consuming three-finger swipe (its own hold, 500 ms / 80 mm, covers its stroke): recognized,
+# and none of its three touches reaches the clone.
+grep -q '"gesture":"swipe","phase":"recognized".*"fingers":3' $P/daemon.jsonl
+check "pass-through: the consumed three-finger swipe is still recognized" $? "$(grep '"swipe"' $P/daemon.jsonl | head -c 300)"
+[ -s $P/clone3.yml ] && [ "$(tracking $P/clone3.yml)" = 0 ]
+check "pass-through: the consumed three-finger swipe never reaches the clone" $? "$(grep -c SYN_REPORT $P/clone3.yml) frames: $(grep -m3 'EV_ABS / ABS_MT' $P/clone3.yml | tr '\n' ' ')"
 for pair in 1:tap.yml 2:pan.yml; do
     i=${pair%%:*}; f=${pair#*:}
     frames $P/clone$i.yml > $P/got$i; frames Recordings/$f > $P/want$i
@@ -107,6 +122,32 @@ sleep 0.3
 kill -TERM $PR; wait $PR
 [ "$(tracking $P/after-kill.yml)" -gt 0 ]
 check "pass-through: after SIGKILL the original device delivers events again" $? "$(tail -2 $P/reck.err)"
+# In-process latency of forwarded frames (docs/live.md#pass-through, "Measured"): a daemon with
+# --measure and no consuming recognizer (every frame forwarded in its own step: the cost of
+# the planner, the encoder and the write), stopped by SIGTERM so that it prints its
+# histograms: SYN_REPORT read to the frame written to the clone.
+cat > $P/measure.toml <<'TOML'
+[[recognizer]]
+kind = "tap"
+
+[[recognizer]]
+kind = "pan"
+
+[[device]]
+match.name = "Touchline Synthetic Touchscreen"
+passthrough = true
+TOML
+nice -n -10 $T daemon --measure --config $P/measure.toml --socket $P/m.sock > /dev/null 2>$P/measure.err &
+PM=$!
+if wait_sock $P/m.sock $PM; then
+    for f in pan.yml pinch.yml; do $T play --start-delay 1 --hold 0.3 Recordings/$f > /dev/null 2>>$P/measure-play.err; done
+    kill -TERM $PM; wait $PM
+    grep -q "latency SYN_REPORT read → frame written to the pass-through clone" $P/measure.err
+    check "pass-through: frame-in to clone-write latency measured" $? "$(tail -3 $P/measure.err)"
+    grep "latency" $P/measure.err | sed 's/^/  /'
+else
+    fail "pass-through: the measuring daemon starts" "$(cat $P/measure.err)"
+fi
 cp -r $P $R/passthrough 2>/dev/null
 echo "== e2e pass-through: $fails failure(s)"
 exit $fails

@@ -14,6 +14,12 @@ import TouchlineGestures
 public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertible {
     public enum Operator: String, CaseIterable, Hashable, Sendable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+        /// The magnitude against a number (a rotation either way): labels' conditions
+        /// (docs/labels.md); an action's filter does not take them.
+        case magnitudeAtLeast = "abs>=", magnitudeAtMost = "abs<="
+
+        /// `abs>=` and `abs<=`.
+        public var isMagnitude: Bool { self == .magnitudeAtLeast || self == .magnitudeAtMost }
     }
 
     public enum Value: Hashable, Sendable {
@@ -69,7 +75,9 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
             guard key.description == field else { return }
             switch value {
             case let .integer(n): result = compare(.number(Double(n)))
-            case let .number(x, _): result = compare(.number(x))
+            // Rounded as the JSON writes it, so that a value read off an event (`scale` 0.700
+            // for 0.70004) compares as it reads.
+            case let .number(x, decimals): result = compare(.number(Self.rounded(x, decimals)))
             case let .duration(d): result = compare(.number(Double(d.microseconds) / 1_000_000))
             case let .word(w): result = compare(.word(w.description))
             case let .name(n): result = compare(.word(n.description))
@@ -89,6 +97,8 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
             case .lessOrEqual: return a <= b
             case .greater: return a > b
             case .greaterOrEqual: return a >= b
+            case .magnitudeAtLeast: return abs(a) >= b
+            case .magnitudeAtMost: return abs(a) <= b
             }
         case let (.word(a), .word(b)):
             switch op {
@@ -99,6 +109,13 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
         default:
             return false
         }
+    }
+
+    static func rounded(_ x: Double, _ decimals: Int) -> Double {
+        guard x.isFinite, decimals >= 0, decimals <= 9 else { return x }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (x * scale).rounded() / scale
     }
 
     public static func < (a: FieldFilter, b: FieldFilter) -> Bool {
@@ -130,7 +147,7 @@ extension ActionReader {
             }
         }
         if case let .array(items) = v.kind {
-            guard items.count == 2, case let .string(o) = items[0].kind, let op = FieldFilter.Operator(rawValue: o) else {
+            guard items.count == 2, case let .string(o) = items[0].kind, let op = FieldFilter.Operator(rawValue: o), !op.isMagnitude else {
                 throw wrong(v, "an action's filter on \(key)", expected)
             }
             let operand = try value(items[1])

@@ -47,4 +47,36 @@ struct ScoreTests {
         // The same bytes with one thread.
         #expect(try touchline("score", "--config", config, "--jobs", "1", labels).stdout == ours.stdout)
     }
+
+    /// A leftward pan: its dx is negative, so `abs>=` holds where `>=` does not; an action's
+    /// filter would refuse `abs>=` (labels only).
+    @Test func magnitudeConditionsAndBadLabels() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var p = CraftedPanel()
+        p.stroke(at: 0, x: 150, y: 80, dx: -30, duration: 0.6)
+        p.label(#"{"has": "pan", "from": 0, "to": 1, "where": {"dx": ["abs>=", 29]}}"#)
+        p.label(#"{"none": "pan", "from": 0, "to": 1, "where": {"dx": [">=", 29]}}"#)
+        p.label(#"{"has": ["swipe", "pan"], "min": 2, "where": {"phase": ["!=", "began"]}}"#)
+        try p.text.write(to: dir.appendingPathComponent("panel.evemu"), atomically: true, encoding: .utf8)
+        let labels = dir.appendingPathComponent("labels.json").path
+        try p.labelsFile("panel.evemu").write(toFile: labels, atomically: true, encoding: .utf8)
+        let result = try touchline("score", labels)
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.lines.contains("ok   panel.evemu: has pan 0.00..1.00 s abs(dx)>=29"))
+        #expect(result.lines.contains("ok   panel.evemu: has >=2 swipe|pan phase!=began"))
+
+        for (text, message) in [
+            (#"{"version": 2, "recordings": []}"#, #"labels.json: "version" is 2; this touchline reads version 1"#),
+            (#"[{"file": "panel.evemu"}]"#, #"labels.json: panel.evemu: needs "expect", a list of labels"#),
+            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "where": {"count": ["~", 2]}}]}]"#, "labels.json: panel.evemu: bad condition count: [\"~\", 2]"),
+            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "none": "pan"}]}]"#, #"exactly one of "has"/"none""#),
+            (#"[{"file": "missing.evemu", "expect": []}]"#, "missing.evemu"),
+        ] {
+            try text.write(toFile: labels, atomically: true, encoding: .utf8)
+            let bad = try touchline("score", labels)
+            #expect(bad.status == (message == "missing.evemu" ? 66 : 65), "\(text): \(bad.stderr)")
+            #expect(bad.stderr.contains(message), "\(text): \(bad.stderr)")
+        }
+    }
 }

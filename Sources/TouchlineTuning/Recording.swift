@@ -40,14 +40,19 @@ public struct Recording: Sendable {
     /// `explain`: with the arena's decision lines (gesture `explain`).
     public func events(_ configuration: GraphConfiguration, explain: Bool = false) throws(GraphConfigurationError) -> [GestureEvent] {
         var events: [GestureEvent] = []
+        try run(configuration, explain: explain) { events.append($0) }
+        return events
+    }
+
+    /// The same events, each handed to `emit` as the graph says it (a search keeps none).
+    public func run(_ configuration: GraphConfiguration, explain: Bool = false, emit: (GestureEvent) -> Void) throws(GraphConfigurationError) {
         for device in devices {
             var driver = try ReplayDriver(configuration: device.configuration ?? configuration, surface: device.surface)
             driver.graph.device = device.index
             driver.graph.explain = explain
-            for frame in device.frames { driver.feed(frame, emit: { events.append($0) }) }
-            driver.finish(emit: { events.append($0) })
+            for frame in device.frames { driver.feed(frame, emit: emit) }
+            driver.finish(emit: emit)
         }
-        return events
     }
 
     /// Seconds from the recording's first event.

@@ -16,17 +16,36 @@ public struct RecordingScore: Sendable, Equatable {
     public var held: Int { holds.reduce(0) { $0 + ($1 ? 1 : 0) } }
 }
 
-public enum Scoring {
-    /// The labels of `recording` against `events` (its replay's, without explain lines).
-    public static func score(_ labels: [Label], events: [GestureEvent], in recording: Recording) -> RecordingScore {
-        var counts = [Int](repeating: 0, count: labels.count)
-        for event in events where event.gesture != .explain {
+/// Counts, event by event, the matches of a recording's labels: what a candidate's graph emits
+/// goes straight here, so a search keeps no events. A gesture's labels are found once per kind
+/// (the kinds are few), and the window is tested before any condition.
+public struct LabelCounter {
+    let labels: [Label]
+    let origin: Timestamp
+    private var counts: [Int]
+    /// Per gesture kind seen, the labels naming it.
+    private var byKind: [(kind: GestureKind, labels: [Int])] = []
+
+    public init(_ labels: [Label], origin: Timestamp) {
+        self.labels = labels
+        self.origin = origin
+        counts = [Int](repeating: 0, count: labels.count)
+    }
+
+    public mutating func count(_ event: GestureEvent) {
+        guard event.gesture != .explain else { return }
+        var k = 0
+        while k < byKind.count && byKind[k].kind != event.gesture { k += 1 }
+        if k == byKind.count {
             let name = event.gesture.description
-            let t = recording.seconds(event.time)
-            for (i, label) in labels.enumerated() where label.gestures.contains(name) && label.contains(t) && meets(label, event) {
-                counts[i] += 1
-            }
+            byKind.append((event.gesture, labels.indices.filter { labels[$0].gestures.contains(name) }))
         }
+        guard !byKind[k].labels.isEmpty else { return }
+        let t = Double((event.time - origin).microseconds) / 1_000_000
+        for i in byKind[k].labels where labels[i].contains(t) && Scoring.meets(labels[i], event) { counts[i] += 1 }
+    }
+
+    public var score: RecordingScore {
         var score = RecordingScore(holds: [], spurious: 0)
         for (label, count) in zip(labels, counts) {
             switch label.kind {
@@ -37,6 +56,15 @@ public enum Scoring {
             }
         }
         return score
+    }
+}
+
+public enum Scoring {
+    /// The labels of `recording` against `events` (its replay's; explain lines are skipped).
+    public static func score(_ labels: [Label], events: [GestureEvent], in recording: Recording) -> RecordingScore {
+        var counter = LabelCounter(labels, origin: recording.origin)
+        for event in events { counter.count(event) }
+        return counter.score
     }
 
     /// Every condition holds: an action's filter (FieldFilter), and `phase`, which a label may

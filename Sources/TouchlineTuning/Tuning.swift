@@ -11,8 +11,9 @@ extension Outcome {
     public static func of(_ configuration: GraphConfiguration, recordings: [Recording], labels: [[Label]]) -> Outcome? {
         var scores: [RecordingScore] = []
         for (recording, labels) in zip(recordings, labels) {
-            guard let events = try? recording.events(configuration) else { return nil }
-            scores.append(Scoring.score(labels, events: events, in: recording))
+            var counter = LabelCounter(labels, origin: recording.origin)
+            do { try recording.run(configuration) { counter.count($0) } } catch { return nil }
+            scores.append(counter.score)
         }
         return Outcome(recordings: scores)
     }

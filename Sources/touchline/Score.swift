@@ -18,29 +18,17 @@ struct Score: ParsableCommand {
             """
     )
 
-    @Argument(help: "Labels files (JSON, docs/labels.md); recordings are named relative to their file.")
-    var labels: [String]
-
-    @Option(help: ArgumentHelp("A configuration, as replay --config takes it (graph and [[device]] sections).", valueName: "file.toml"))
-    var config: String?
-
-    @Option(help: ArgumentHelp("How many recordings are read and replayed at once (default: the number of cores).", valueName: "N"))
-    var jobs: Int?
-
-    func validate() throws {
-        if labels.isEmpty { throw ValidationError("Missing expected argument '<labels> ...': a labels file.") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of threads, 1 or more; got \(jobs).") }
-    }
+    @OptionGroup var options: LabelledOptions
 
     func run() throws {
         try reportingErrors {
-            let (graph, devices) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-            let set = try LabelledSet.load(labels, devices: devices, configPath: config, jobs: jobs ?? onlineCores())
+            let (graph, devices) = try options.config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
+            let set = try LabelledSet.load(options.labels, devices: devices, configPath: options.config, jobs: options.threads)
             let entries = set.entries
             let recordings = set.recordings
             // Explain lines too: a miss names the attempt that failed; the labels look only at
             // the gesture events, which explain does not change.
-            let reports = inOrder(entries.count, jobs: jobs ?? onlineCores()) { i -> Result<(lines: [String], score: RecordingScore), CLIErrorBox> in
+            let reports = inOrder(entries.count, jobs: options.threads) { i -> Result<(lines: [String], score: RecordingScore), CLIErrorBox> in
                 do {
                     let events = try recordings[i].events(graph, explain: true)
                     let score = Scoring.score(entries[i].labels, events: events, in: recordings[i])
@@ -56,7 +44,7 @@ struct Score: ParsableCommand {
                     }
                     return .success((lines, score))
                 } catch let error as GraphConfigurationError {
-                    return .failure(CLIErrorBox(error: CLIError.data("\(config ?? "the embedded graph configuration"): \(error.message)")))
+                    return .failure(CLIErrorBox(error: CLIError.data("\(options.config ?? "the embedded graph configuration"): \(error.message)")))
                 } catch {
                     return .failure(CLIErrorBox(error: error))
                 }

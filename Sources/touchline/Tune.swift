@@ -21,11 +21,7 @@ struct Tune: ParsableCommand {
             """
     )
 
-    @Argument(help: "Labels files (JSON, docs/labels.md).")
-    var labels: [String]
-
-    @Option(help: ArgumentHelp("The configuration to start from, as replay --config takes it (default: the embedded graph).", valueName: "file.toml"))
-    var config: String?
+    @OptionGroup var options: LabelledOptions
 
     @Option(help: ArgumentHelp("Only these parameters, comma-separated: kind.parameter (edgeSwipe.margin) or a whole kind (tap). Default: every numeric parameter of the graph's kinds.", valueName: "LIST"))
     var parameters: String?
@@ -36,18 +32,13 @@ struct Tune: ParsableCommand {
     @Option(help: ArgumentHelp("Also score each of K folds of the recordings with the values tuned on the others (k-fold), to tell tuning from fitting.", valueName: "K"))
     var holdout: Int?
 
-    @Option(help: ArgumentHelp("How many candidates are replayed at once (default: the number of cores). The output is the same bytes for any N.", valueName: "N"))
-    var jobs: Int?
-
     func validate() throws {
-        if labels.isEmpty { throw ValidationError("Missing expected argument '<labels> ...': a labels file.") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a number of threads, 1 or more; got \(jobs).") }
         if let holdout, holdout < 2 { throw ValidationError("--holdout takes a number of folds, 2 or more; got \(holdout).") }
     }
 
     func run() throws {
         try reportingErrors {
-            let (graph, devices) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
+            let (graph, devices) = try options.config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
             let only = parameters.map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }
             let searched = TunableParameter.all(in: graph, only: only)
             if let only {
@@ -56,8 +47,8 @@ struct Tune: ParsableCommand {
                     throw CLIError.usage("--parameters: '\(name)' is no numeric parameter of this graph's kinds; they are: \(known.map(\.key).joined(separator: ", "))")
                 }
             }
-            let threads = jobs ?? onlineCores()
-            let set = try LabelledSet.load(labels, devices: devices, configPath: config, jobs: threads)
+            let threads = options.threads
+            let set = try LabelledSet.load(options.labels, devices: devices, configPath: options.config, jobs: threads)
             if let holdout, holdout > set.recordings.count {
                 throw CLIError.usage("--holdout \(holdout): there are \(set.recordings.count) recordings; each fold needs one at least")
             }
@@ -70,7 +61,7 @@ struct Tune: ParsableCommand {
             }
             let all = Array(recordings.indices)
             guard let result = Search.run(graph, parameters: searched, evaluate: { evaluate($0, all) }) else {
-                throw CLIError.data("\(config ?? "the embedded graph configuration"): makes no graph for these recordings")
+                throw CLIError.data("\(options.config ?? "the embedded graph configuration"): makes no graph for these recordings")
             }
             var out = OutputStream(fd: 1)
             for line in TuningReport.lines(result, parameters: searched, files: set.entries.map(\.file), labels: labelLists) {
@@ -83,11 +74,11 @@ struct Tune: ParsableCommand {
             }
             out.flush()
             guard let output else { return }
-            let input = try config.map { String(decoding: try readSmallFile($0), as: UTF8.self) }
+            let input = try options.config.map { String(decoding: try readSmallFile($0), as: UTF8.self) }
             let text = TuningReport.config(input: input, changes: result.changes, header: [
-                "tuned by `touchline tune` on \(labels.joined(separator: ", ")): \(result.before.held) -> \(result.after.held) of \(set.labelCount) labels hold",
+                "tuned by `touchline tune` on \(options.labels.joined(separator: ", ")): \(result.before.held) -> \(result.after.held) of \(set.labelCount) labels hold",
             ])
-            let sink = try FileByteSink(path: output, inputs: labels + (config.map { [$0] } ?? []) + set.entries.map(\.path))
+            let sink = try FileByteSink(path: output, inputs: options.labels + (options.config.map { [$0] } ?? []) + set.entries.map(\.path))
             var writer = sink
             try writer.write(Array(text.utf8))
             try sink.commit()

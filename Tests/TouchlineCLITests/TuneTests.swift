@@ -11,43 +11,11 @@ struct CraftedPanel {
     /// The recording's clock starts here (labels count from its first event).
     let origin = 1.0
 
-    static let header = """
-        # EVEMU 1.3
-        N: Crafted Bezel Panel
-        I: 0018 0000 0000 0000
-        P: 02 00 00 00 00 00 00 00
-        B: 00 0b 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 04 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 01 00 00 00 00 00 00 00 00
-        B: 02 00 00 00 00 00 00 00 00
-        B: 03 03 00 00 00 00 80 e0 0a
-        B: 04 00 00 00 00 00 00 00 00
-        B: 05 00 00 00 00 00 00 00 00
-        B: 11 00 00 00 00 00 00 00 00
-        B: 12 00 00 00 00 00 00 00 00
-        B: 14 00 00 00 00 00 00 00 00
-        B: 15 00 00 00 00 00 00 00 00
-        B: 15 00 00 00 00 00 00 00 00
-        A: 00 0 1999 0 0 10
-        A: 01 0 1199 0 0 10
-        A: 2f 0 9 0 0 0
-        A: 35 0 1999 0 0 10
-        A: 36 0 1199 0 0 10
-        A: 37 0 2 0 0 0
-        A: 39 0 65535 0 0 0
-        A: 3b 0 1 0 0 0
-
-        """
+    /// BadInputTests' screen, 200 × 120 mm at 10 units per mm.
+    static let header = BadInputTests.header
+        .replacingOccurrences(of: "N: Bad Input Screen", with: "N: Crafted Bezel Panel")
+        .replacingOccurrences(of: "0 799 0 0 5", with: "0 1999 0 0 10")
+        .replacingOccurrences(of: "0 479 0 0 5", with: "0 1199 0 0 10")
 
     private mutating func event(_ t: Double, _ type: Int, _ code: Int, _ value: Int) {
         let us = Int((origin + t) * 1_000_000 + 0.5)

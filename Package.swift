@@ -86,7 +86,7 @@ let package = Package(
             name: "TouchlineGesturesTests",
             dependencies: [
                 "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineTesting", "TouchlineTrace",
-                "TouchlineTestSupport",
+                "TouchlineTuning", "TouchlineTestSupport",
             ]
         ),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),

@@ -164,4 +164,11 @@ struct CraftedPanel {
         #expect(result.stdout.contains("  held out in all: 28/40 -> 40/40"))
         #expect(try touchline("tune", dir.appendingPathComponent("a.json").path, "--holdout", "2").status == 64)
     }
+
+    /// A plan is read before any device is opened: a mistake costs no recording.
+    @Test func aGuidedPlanIsCheckedBeforeTheDevicesOpen() throws {
+        let result = try touchline("record", "/dev/input/no-such-device", "--guided", "tap:3,pinchh:2", "-o", "/nonexistent/out.yml")
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--guided: plan item 2: 'pinchh' is not a gesture of the graph; its gestures: tap, longPress, edgeSwipe, swipe, pinch, rotate, pan"), "\(result.stderr)")
+    }
 }

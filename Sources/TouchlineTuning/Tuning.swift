@@ -38,7 +38,9 @@ public enum TuningReport {
         out.append("\(pad("spurious", width))  \(pad("\(r.before.spurious)", 7))  \(r.after.spurious)")
         out.append("")
         out.append("searched \(parameters.count) parameters (\(r.evaluations) evaluations)")
-        if r.changes.isEmpty {
+        if r.changes.isEmpty && r.before.held == total {
+            out.append("changed: nothing (every label holds already)")
+        } else if r.changes.isEmpty {
             out.append("changed: nothing (no value of a parameter alone makes another label hold without breaking one)")
         } else {
             out.append("changed:")
@@ -94,7 +96,7 @@ public enum TuningReport {
             else { continue }
             let n = test.reduce(0) { $0 + labels[$1].count }
             let changed = tuned.changes.map { "\($0.parameter.key) = \($0.parameter.text($0.to))" }.joined(separator: ", ")
-            out.append("  fold \(fold + 1): \(test.count) recordings, \(a.held)/\(n) -> \(b.held)/\(n) (spurious \(a.spurious) -> \(b.spurious)); tuned on the others: \(changed.isEmpty ? "no change" : changed)")
+            out.append("  fold \(fold + 1): \(test.count) recording\(test.count == 1 ? "" : "s"), \(a.held)/\(n) -> \(b.held)/\(n) (spurious \(a.spurious) -> \(b.spurious)); tuned on the others: \(changed.isEmpty ? "no change" : changed)")
             before += a.held
             after += b.held
             total += n

@@ -160,7 +160,7 @@ struct CraftedPanel {
         let result = try touchline("tune", dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.json").path,
                                    "--holdout", "2", "--parameters", "edgeSwipe")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("  fold 1: 1 recordings, 14/20 -> 20/20"), "\(result.stdout)")
+        #expect(result.stdout.contains("  fold 1: 1 recording, 14/20 -> 20/20"), "\(result.stdout)")
         #expect(result.stdout.contains("  held out in all: 28/40 -> 40/40"))
         #expect(try touchline("tune", dir.appendingPathComponent("a.json").path, "--holdout", "2").status == 64)
     }

@@ -66,7 +66,7 @@ struct Score: ParsableCommand {
             out.write("score: \(held)/\(set.labelCount) labels hold (\(counted(entries.count, "file")))\n")
             out.write("spurious: \(counted(spurious, "event")) where a none label says there should be none\n")
             out.flush()
-            if held != set.labelCount { throw ExitCode(1) }
+            if held != set.labelCount { throw ExitCode(ExitStatus.labelsMissed) }
         }
     }
 }

@@ -11,11 +11,6 @@ public struct GuidedPlan: Sendable, Equatable {
         public var gesture: String
         public var count: Int
         public var prompt: String
-        public init(gesture: String, count: Int, prompt: String) {
-            self.gesture = gesture
-            self.count = count
-            self.prompt = prompt
-        }
     }
 
     public var steps: [Step]

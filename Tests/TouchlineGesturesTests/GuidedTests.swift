@@ -53,8 +53,8 @@ struct GuidedTests {
     }
 
     @Test func aPlanIsALineAListOrAMistakeNamed() throws {
-        #expect(try GuidedPlan.parse("edgeSwipe:3,tap:1", gestures: gestures).steps
-            == [.init(gesture: "edgeSwipe", count: 3, prompt: "swipe in from an edge"), .init(gesture: "tap", count: 1, prompt: "tap with one finger")])
+        #expect(try GuidedPlan.parse("edgeSwipe:3,tap:1", gestures: gestures).steps.map { "\($0.gesture) \($0.count) \($0.prompt)" }
+            == ["edgeSwipe 3 swipe in from an edge", "tap 1 tap with one finger"])
         #expect(throws: LabelError.self) { try GuidedPlan.parse("tapp 3", gestures: gestures) }
         #expect(throws: LabelError.self) { try GuidedPlan.parse("tap three", gestures: gestures) }
         #expect(throws: LabelError.self) { try GuidedPlan.parse("tap:0", gestures: gestures) }

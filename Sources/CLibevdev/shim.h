@@ -32,6 +32,12 @@ static inline int touchline_open_nonblocking(const char *path, int writable) {
     return open(path, (writable ? O_RDWR : O_RDONLY) | O_NONBLOCK | O_CLOEXEC);
 }
 
+/// UI_SET_PHYS on a /dev/uinput descriptor before its device is created (libevdev's uinput
+/// creation sets no phys): 0, or -1 with errno.
+static inline int touchline_uinput_set_phys(int fd, const char *phys) {
+    return ioctl(fd, UI_SET_PHYS, phys);
+}
+
 /// Fills a signal set with SIGINT, SIGTERM and SIGHUP, blocks them (so signalfd receives them
 /// instead of their default action) and returns a non-blocking signalfd, or -1.
 static inline int touchline_signalfd(void) {

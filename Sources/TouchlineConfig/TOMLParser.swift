@@ -49,12 +49,20 @@ struct TOMLParser {
     private var s: TOMLScanner
     private var tables: [Table] = []
     private var arrays: [ArrayNode] = []
+    /// Keys and array elements so far, against `TOMLDocument.maximumValues`.
+    private var values = 0
 
     init(bytes: [UInt8], file: String) {
         s = TOMLScanner(bytes: bytes, file: file)
     }
 
     mutating func parseDocument() throws(TOMLError) -> TOMLTable {
+        // Before anything else, so that nothing is read past the cap; the caller may hand over
+        // only the first maximumBytes + 1 of a larger file, and the line named is where the
+        // cap falls.
+        guard s.bytes.count <= TOMLDocument.maximumBytes else {
+            throw s.error("found more than \(TOMLDocument.maximumBytes) bytes (\(TOMLDocument.maximumBytes / 1024) KiB), the cap falling here; expected a configuration of at most \(TOMLDocument.maximumBytes / 1024) KiB (a touch configuration is a few KiB; docs/config.md#size-limits)", at: TOMLDocument.maximumBytes)
+        }
         try s.checkUTF8()
         tables.append(Table(origin: .root, position: TOMLPosition(line: 1, column: 1), depth: 0))
         var current = 0
@@ -85,23 +93,24 @@ struct TOMLParser {
             throw s.unexpected("'\(close)' to close the header \(isArray ? "[[" : "[")\(dotted(path))")
         }
         s.i += isArray ? 2 : 1
-        try s.endOfLine(after: "the header \(isArray ? "[[" : "[")\(dotted(path))\(close)")
+        try s.endOfLine(after: "the header \(isArray ? "[[" : "[")\(Self.dotted(path))\(close)")
 
         var current = 0
         for (n, part) in path.enumerated() {
             let isLast = n == path.count - 1
             let keyPosition = s.position(part.offset)
-            let name = dotted(path[...n])
+            // Made only when a message needs it, not for every part of every header read.
+            lazy var name = Self.dotted(path[...n])
             guard let existing = tables[current].index[part.key] else {
                 if isLast && isArray {
                     let array = try newArray(ofTables: true, position: position, depth: tables[current].depth + 1, at: part.offset)
                     let element = try newTable(.header, position: position, depth: arrays[array].depth + 1, at: part.offset)
-                    arrays[array].items.append(.table(element))
-                    add(Entry(key: part.key, keyPosition: keyPosition, slot: .array(array)), to: current)
+                    try append(.table(element), to: array, at: part.offset)
+                    try add(Entry(key: part.key, keyPosition: keyPosition, slot: .array(array)), to: current, at: part.offset)
                     return element
                 }
                 let table = try newTable(isLast ? .header : .implicit, position: isLast ? position : keyPosition, depth: tables[current].depth + 1, at: part.offset)
-                add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(table)), to: current)
+                try add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(table)), to: current, at: part.offset)
                 current = table
                 continue
             }
@@ -139,7 +148,7 @@ struct TOMLParser {
                         throw s.error("found [\(name)], but '\(name)' is an array of tables ([[\(name)]] at \(arrays[a].position)); expected [[\(name)]] to add an element", at: part.offset)
                     }
                     let element = try newTable(.header, position: position, depth: arrays[a].depth + 1, at: part.offset)
-                    arrays[a].items.append(.table(element))
+                    try append(.table(element), to: a, at: part.offset)
                     return element
                 }
                 guard case let .table(last)? = arrays[a].items.last else {
@@ -163,7 +172,7 @@ struct TOMLParser {
         s.skipSpaces()
         var current = table
         for (n, part) in path.dropLast().enumerated() {
-            let name = dotted(path[...n])
+            lazy var name = Self.dotted(path[...n])
             if let existing = tables[current].index[part.key] {
                 let entry = tables[current].entries[existing]
                 guard case let .table(t) = entry.slot else {
@@ -187,7 +196,7 @@ struct TOMLParser {
             } else {
                 let keyPosition = s.position(part.offset)
                 let t = try newTable(.dotted, position: keyPosition, depth: tables[current].depth + 1, at: part.offset)
-                add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(t)), to: current)
+                try add(Entry(key: part.key, keyPosition: keyPosition, slot: .table(t)), to: current, at: part.offset)
                 current = t
             }
         }
@@ -196,33 +205,36 @@ struct TOMLParser {
             throw s.error("found '\(dotted(path))' again; expected each key defined once (first at \(tables[current].entries[existing].keyPosition))", at: last.offset)
         }
         let keyPosition = s.position(last.offset)
-        let slot = try value(depth: tables[current].depth, key: dotted(path))
-        add(Entry(key: last.key, keyPosition: keyPosition, slot: slot), to: current)
+        // The key counts before its value, whose elements then count after it.
+        try count(at: last.offset)
+        let slot = try value(depth: tables[current].depth, path: path)
+        insert(Entry(key: last.key, keyPosition: keyPosition, slot: slot), into: current)
     }
 
     // MARK: values
 
-    /// A value whose container is at `depth`.
-    private mutating func value(depth: Int, key: String) throws(TOMLError) -> Slot {
+    /// A value whose container is at `depth`, of the key `path` (its dotted name is made only
+    /// for a message: once per value, it was a third of the time of reading a long array).
+    private mutating func value(depth: Int, path: [(key: String, offset: Int)]) throws(TOMLError) -> Slot {
         let start = s.i
         let position = s.position(start)
-        guard let c = s.peek else { throw s.unexpected("a value for '\(key)'") }
+        guard let c = s.peek else { throw s.unexpected("a value for '\(dotted(path))'") }
         switch c {
         case UInt8(ascii: "\""), UInt8(ascii: "'"):
             let text = c == UInt8(ascii: "\"") ? try s.basicString() : try s.literalString()
             return .scalar(TOMLValue(kind: .string(text), position: position, source: TOMLQuote.verbatim(s.bytes[start..<s.i])))
         case UInt8(ascii: "["):
-            return .array(try array(depth: depth + 1, key: key))
+            return .array(try array(depth: depth + 1, path: path))
         case UInt8(ascii: "{"):
-            return .table(try inlineTable(depth: depth + 1, key: key))
+            return .table(try inlineTable(depth: depth + 1, path: path))
         default:
             let r = s.word()
-            let kind = try s.scalar(r, key: key)
+            let kind = try s.scalar(r, key: Self.dotted(path))
             return .scalar(TOMLValue(kind: kind, position: position, source: TOMLQuote.verbatim(s.bytes[r])))
         }
     }
 
-    private mutating func array(depth: Int, key: String) throws(TOMLError) -> Int {
+    private mutating func array(depth: Int, path: [(key: String, offset: Int)]) throws(TOMLError) -> Int {
         let open = s.i
         let node = try newArray(ofTables: false, position: s.position(open), depth: depth, at: open)
         s.i += 1
@@ -232,8 +244,9 @@ struct TOMLParser {
             guard !s.atEnd else {
                 throw s.unexpected("']' to close the array opened at \(arrays[node].position)")
             }
-            let item = try value(depth: depth, key: key)
-            arrays[node].items.append(item)
+            let at = s.i
+            let item = try value(depth: depth, path: path)
+            try append(item, to: node, at: at)
             try s.skipBlank()
             if s.peek == UInt8(ascii: ",") {
                 s.i += 1
@@ -248,7 +261,7 @@ struct TOMLParser {
         return node
     }
 
-    private mutating func inlineTable(depth: Int, key: String) throws(TOMLError) -> Int {
+    private mutating func inlineTable(depth: Int, path: [(key: String, offset: Int)]) throws(TOMLError) -> Int {
         let open = s.i
         let table = try newTable(.dotted, position: s.position(open), depth: depth, at: open)
         s.i += 1
@@ -299,36 +312,71 @@ struct TOMLParser {
         }
     }
 
-    private mutating func add(_ entry: Entry, to table: Int) {
+    private mutating func add(_ entry: Entry, to table: Int, at offset: Int) throws(TOMLError) {
+        try count(at: offset)
+        insert(entry, into: table)
+    }
+
+    /// A key counted already (a key/value pair's, before its value is read).
+    private mutating func insert(_ entry: Entry, into table: Int) {
         tables[table].index[entry.key] = tables[table].entries.count
         tables[table].entries.append(entry)
     }
 
-    private func dotted(_ path: ArraySlice<(key: String, offset: Int)>) -> String {
+    private mutating func append(_ item: Slot, to array: Int, at offset: Int) throws(TOMLError) {
+        try count(at: offset)
+        arrays[array].items.append(item)
+    }
+
+    /// One more key or array element: past `maximumValues` the file is refused where it went
+    /// over, before the value is kept.
+    private mutating func count(at offset: Int) throws(TOMLError) {
+        values += 1
+        guard values <= TOMLDocument.maximumValues else {
+            throw s.error("found more than \(TOMLDocument.maximumValues) keys and array elements by this one; expected at most \(TOMLDocument.maximumValues) in a configuration (a touch configuration holds a few hundred; docs/config.md#size-limits)", at: offset)
+        }
+    }
+
+    // Static: a message made lazily (an autoclosure) may not capture the parser being read.
+    private static func dotted(_ path: ArraySlice<(key: String, offset: Int)>) -> String {
         path.map { part in
             part.key.allSatisfy { $0.isASCII && TOMLScanner.isBareKey(UInt8(ascii: $0.unicodeScalars.first ?? " ")) } && !part.key.isEmpty
                 ? part.key : "\"" + TOMLQuote.verbatim(part.key) + "\""
         }.joined(separator: ".")
     }
 
-    private func dotted(_ path: [(key: String, offset: Int)]) -> String { dotted(path[...]) }
+    private static func dotted(_ path: [(key: String, offset: Int)]) -> String { dotted(path[...]) }
+    private func dotted(_ path: ArraySlice<(key: String, offset: Int)>) -> String { Self.dotted(path) }
+    private func dotted(_ path: [(key: String, offset: Int)]) -> String { Self.dotted(path[...]) }
 
     // MARK: the public tree
 
-    // Recursion here is bounded by `maximumDepth`, checked when each node was made.
-    private func build(table id: Int) -> TOMLTable {
-        var out = TOMLTable()
-        for entry in tables[id].entries {
+    // Recursion here is bounded by `maximumDepth`, checked when each node was made. Each node
+    // of the arenas is emptied as it is built, so that the file is not held twice at the end.
+    private mutating func build(table id: Int) -> TOMLTable {
+        let entries = tables[id].entries
+        let index = tables[id].index
+        tables[id].entries = []
+        tables[id].index = [:]
+        var out: [TOMLEntry] = []
+        out.reserveCapacity(entries.count)
+        for entry in entries {
             out.append(TOMLEntry(key: entry.key, keyPosition: entry.keyPosition, value: build(entry.slot)))
         }
-        return out
+        return TOMLTable(entries: out, index: index)
     }
 
-    private func build(_ slot: Slot) -> TOMLValue {
+    private mutating func build(_ slot: Slot) -> TOMLValue {
         switch slot {
         case let .scalar(v): return v
         case let .table(t): return TOMLValue(kind: .table(build(table: t)), position: tables[t].position)
-        case let .array(a): return TOMLValue(kind: .array(arrays[a].items.map { build($0) }), position: arrays[a].position)
+        case let .array(a):
+            let items = arrays[a].items
+            arrays[a].items = []
+            var out: [TOMLValue] = []
+            out.reserveCapacity(items.count)
+            for item in items { out.append(build(item)) }
+            return TOMLValue(kind: .array(out), position: arrays[a].position)
         }
     }
 }

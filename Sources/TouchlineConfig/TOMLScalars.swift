@@ -22,7 +22,7 @@ extension TOMLScanner {
     static func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
 
     /// Reads the word at `r` as a boolean, number or date; `key` names what it is the value of.
-    mutating func scalar(_ r: Range<Int>, key: String) throws(TOMLError) -> TOMLValue.Kind {
+    mutating func scalar(_ r: Range<Int>, key: @autoclosure () -> String) throws(TOMLError) -> TOMLValue.Kind {
         let text = bytes[r]
         if text.elementsEqual("true".utf8) { return .bool(true) }
         if text.elementsEqual("false".utf8) { return .bool(false) }
@@ -54,9 +54,9 @@ extension TOMLScanner {
         return k
     }
 
-    private func number(_ r: Range<Int>, key: String) throws(TOMLError) -> TOMLValue.Kind {
-        let what = found(r, key: key)
-        func bad(_ expected: String) -> TOMLError { error("\(what); expected \(expected)", at: r.lowerBound) }
+    private func number(_ r: Range<Int>, key: () -> String) throws(TOMLError) -> TOMLValue.Kind {
+        // The message is made only when it is thrown.
+        func bad(_ expected: String) -> TOMLError { error("\(found(r, key: key())); expected \(expected)", at: r.lowerBound) }
         let valueExpected = "a value (a quoted string, number, true, false, date, array or inline table)"
         guard !r.isEmpty else { throw unexpected(valueExpected) }
         var k = r.lowerBound
@@ -157,9 +157,9 @@ extension TOMLScanner {
 
     // MARK: dates and times
 
-    private func dateTime(_ r: Range<Int>, key: String) throws(TOMLError) -> TOMLValue.Kind {
-        let what = found(r, key: key)
-        func bad(_ expected: String) -> TOMLError { error("\(what); expected \(expected)", at: r.lowerBound) }
+    private func dateTime(_ r: Range<Int>, key: () -> String) throws(TOMLError) -> TOMLValue.Kind {
+        // The message is made only when it is thrown.
+        func bad(_ expected: String) -> TOMLError { error("\(found(r, key: key())); expected \(expected)", at: r.lowerBound) }
         let shape = "a date-time (1979-05-27T07:32:00Z, 1979-05-27T07:32:00, 1979-05-27 or 07:32:00)"
         var k = r.lowerBound
         let end = r.upperBound

@@ -37,6 +37,10 @@ struct TOMLScanner {
         return low
     }
 
+    private func lineHolds(_ line: Int, _ offset: Int) -> Bool {
+        line < lineStarts.count && lineStarts[line] <= offset && (line + 1 == lineStarts.count || offset < lineStarts[line + 1])
+    }
+
     private func columns(from start: Int, to end: Int) -> Int {
         var n = 0
         var k = start
@@ -48,7 +52,9 @@ struct TOMLScanner {
     }
 
     mutating func position(_ offset: Int) -> TOMLPosition {
-        let line = lineIndex(of: offset)
+        // Reading goes forwards: the offset is most often on the last line asked for or the
+        // next, found without the search.
+        let line = lineHolds(cacheLine, offset) ? cacheLine : lineHolds(cacheLine + 1, offset) ? cacheLine + 1 : lineIndex(of: offset)
         if line == cacheLine && offset >= cacheOffset {
             cacheColumn += columns(from: cacheOffset, to: offset)
         } else {
@@ -138,12 +144,12 @@ struct TOMLScanner {
 
     /// Spaces, a comment, then the end of the line or file: what must follow a key/value pair or
     /// a table header.
-    mutating func endOfLine(after what: String) throws(TOMLError) {
+    mutating func endOfLine(after what: @autoclosure () -> String) throws(TOMLError) {
         skipSpaces()
         try skipComment()
         if atEnd { return }
         if try newline() { return }
-        throw unexpected("the end of the line after \(what)")
+        throw unexpected("the end of the line after \(what())")
     }
 
     /// Blank lines, spaces and comments, as between statements and inside arrays.

@@ -73,11 +73,14 @@ public struct TOMLValue: Hashable, Sendable {
         case integer(Int64)
         case float(Double)
         case bool(Bool)
+        // Dates and times are boxed (`indirect`): inline, the offset date-time's eight words
+        // made every value of every kind 104 bytes, where a configuration's values are numbers
+        // and strings and a date is rare (docs/config.md#size-limits).
         /// Date and time with an offset from UTC in minutes.
-        case offsetDateTime(TOMLDate, TOMLTime, offsetMinutes: Int)
-        case localDateTime(TOMLDate, TOMLTime)
-        case localDate(TOMLDate)
-        case localTime(TOMLTime)
+        indirect case offsetDateTime(TOMLDate, TOMLTime, offsetMinutes: Int)
+        indirect case localDateTime(TOMLDate, TOMLTime)
+        indirect case localDate(TOMLDate)
+        indirect case localTime(TOMLTime)
         case array([TOMLValue])
         case table(TOMLTable)
     }
@@ -149,6 +152,13 @@ public struct TOMLTable: Hashable, Sendable {
         for entry in entries { append(entry) }
     }
 
+    /// The reader's own: entries with the index it kept while reading them (the same keys at
+    /// the same offsets), moved rather than built again.
+    init(entries: [TOMLEntry], index: [String: Int]) {
+        self.entries = entries
+        self.index = index
+    }
+
     public subscript(key: String) -> TOMLEntry? {
         guard let k = index[key] else { return nil }
         return entries[k]
@@ -173,6 +183,18 @@ public struct TOMLDocument: Hashable, Sendable {
     /// bounds the reader's recursion, so that a hostile file cannot overflow the stack. toml-test
     /// suggests 128 to 256; configurations need 4.
     public static let maximumDepth = 128
+
+    /// Largest file read, in bytes. A touch configuration is a few KiB (the example that
+    /// documents every key, packaging/daemon.toml, is 5 KiB): 256 KiB is fifty of those, and
+    /// it bounds what strings and comments can cost (docs/config.md#size-limits).
+    public static let maximumBytes = 256 * 1024
+
+    /// Most keys and array elements in one file (every key of every table, implicit tables
+    /// included, and every element of every array). Each costs about a hundred bytes while the
+    /// file is read, however short its text (`1,` is two bytes): 16,384 keep a hostile file's
+    /// tree to a few MB, where a real configuration (64 recognizers of a dozen keys, a hundred
+    /// targets and actions) holds a few thousand (docs/config.md#size-limits).
+    public static let maximumValues = 16_384
 
     /// Reads TOML 1.0 from raw bytes (a UTF-8 BOM at the start is skipped).
     public static func parse(_ bytes: [UInt8], file: String) throws(TOMLError) -> TOMLDocument {

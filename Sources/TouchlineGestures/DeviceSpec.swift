@@ -29,6 +29,9 @@ public struct DeviceSpec: Hashable, Sendable {
     public var graphConfiguration: GraphConfiguration?
     /// Not opened at all.
     public var ignore = false
+    /// Pass-through (docs/live.md#pass-through): the daemon's evdev source grabs the device and
+    /// makes a uinput clone that receives every touch no `consume = true` recognizer keeps.
+    public var passthrough = false
     /// Where the section starts, for messages about it.
     public var line: Int = 0
 

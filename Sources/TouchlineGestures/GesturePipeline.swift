@@ -133,6 +133,10 @@ public struct GesturePipeline: Sendable {
         return transforms[k] != nil ? turned[k] : assemblers[k].frame
     }
 
+    /// The last frame a started device's assembler completed, before any transform: the
+    /// device's own view, which a pass-through clone repeats (PassThrough.swift).
+    public func assembledFrame(of device: Int) -> TouchFrame { assemblers[lane[device]].frame }
+
     // MARK: Input
 
     /// `event` at the time the pipeline processes it: relative to the input's first event with

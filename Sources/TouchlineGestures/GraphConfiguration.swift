@@ -77,6 +77,9 @@ public struct RecognizerSpec: Hashable, Sendable {
     /// The targets a carrier (a drag) may be dropped on (docs/gestures.md#carrying); only a
     /// kind that `carries` may name any.
     public var dropTargets: [String]
+    /// `consume = true`: the contacts this recognizer wins never reach a pass-through clone
+    /// (docs/live.md#pass-through); while it could still win them they are held back.
+    public var consume = false
 
     public init(name: String, kind: RecognizerKind, target: String = "surface", simultaneousWith: [String] = [], requiresFailureOf: [String] = [],
                 dropTargets: [String] = []) {

@@ -19,6 +19,9 @@ public enum DeviceVerdict: Hashable, Sendable, CustomStringConvertible {
     case noPermission
     /// The node could not be opened or read for another reason.
     case unreadable(SystemError)
+    /// Touchline's own pass-through clone (its `phys` starts with `PassThroughClonePhys.prefix`):
+    /// never opened, or the daemon would read its own output.
+    case passThroughClone
 
     public var isUsed: Bool { self == .used }
 
@@ -31,6 +34,7 @@ public enum DeviceVerdict: Hashable, Sendable, CustomStringConvertible {
         case .noTouchAxes: return "no-touch-axes"
         case .noPermission: return "no-permission"
         case .unreadable: return "error"
+        case .passThroughClone: return "clone"
         }
     }
 
@@ -42,6 +46,7 @@ public enum DeviceVerdict: Hashable, Sendable, CustomStringConvertible {
         case .noTouchAxes: return "not used: no MT or position axes (ABS_MT_POSITION_X/Y, ABS_X/Y)"
         case .noPermission: return "not used: no permission to read it (run as root or join the 'input' group)"
         case .unreadable(let e): return "not used: \(e)"
+        case .passThroughClone: return "not used: Touchline's own pass-through clone (phys \(PassThroughClonePhys.prefix)…)"
         }
     }
 
@@ -72,6 +77,7 @@ public struct DeviceProbe: Sendable {
     public static func probe(path: String) -> DeviceProbe {
         do {
             let device = try EvdevDevice(path: path)
+            if PassThroughClonePhys.isClone(device.phys) { return DeviceProbe(path: path, description: device.description, verdict: .passThroughClone) }
             return DeviceProbe(path: path, description: device.description, verdict: DeviceVerdict(for: device.description))
         } catch {
             return DeviceProbe(path: path, description: nil, verdict: DeviceVerdict(for: error))
@@ -133,4 +139,13 @@ public final class DeviceDirectoryWatcher {
             }
         }
     }
+}
+
+/// The `phys` of Touchline's pass-through clones (docs/live.md#pass-through):
+/// `touchline-passthrough/` and the node it clones (`touchline-passthrough//dev/input/event5`).
+/// Other tools can tell a clone by it too (udev: `ATTRS{phys}=="touchline-passthrough/*"`).
+public enum PassThroughClonePhys {
+    public static let prefix = "touchline-passthrough/"
+    public static func of(path: String) -> String { prefix + path }
+    public static func isClone(_ phys: String) -> Bool { phys.hasPrefix(prefix) }
 }

@@ -16,6 +16,9 @@ public final class EvdevDevice {
     public private(set) var droppedCount = 0
 
     private let handle: OpaquePointer
+    /// The kernel's `phys` (empty when the driver sets none): Touchline's own pass-through
+    /// clones carry `PassThroughClonePhys.prefix`, which discovery skips.
+    public let phys: String
 
     /// Whether a read left the device open or found it gone.
     public enum ReadStatus: Sendable, Equatable {
@@ -53,7 +56,37 @@ public final class EvdevDevice {
         self.path = path
         self.fileDescriptor = fd
         self.handle = dev
+        self.phys = libevdev_get_phys(dev).map { String(cString: $0) } ?? ""
         self.description = EvdevDevice.describe(dev)
+    }
+
+    /// Whether a contact is down, as libevdev's state says (`BTN_TOUCH`, or a slot with a
+    /// tracking id): a device is grabbed only when nothing is down, or the reader that had the
+    /// touch would never see it lift.
+    public var hasContactDown: Bool {
+        if libevdev_get_event_value(handle, UInt32(EventCodes.EV_KEY), UInt32(EventCodes.BTN_TOUCH)) != 0 { return true }
+        let slots = libevdev_get_num_slots(handle)
+        guard slots > 0 else { return false }
+        for s in 0..<UInt32(slots) where libevdev_get_slot_value(handle, s, UInt32(EventCodes.ABS_MT_TRACKING_ID)) >= 0 { return true }
+        return false
+    }
+
+    /// Takes the device exclusively (EVIOCGRAB) when no contact is down; false when one is
+    /// (try again once it lifted). The kernel drops the grab when the descriptor closes, so a
+    /// daemon that dies leaves the device to its other readers.
+    public func grabWhenIdle() throws(SystemError) -> Bool {
+        if isGrabbed { return true }
+        if hasContactDown { return false }
+        let g = libevdev_grab(handle, LIBEVDEV_GRAB)
+        if g != 0 { throw SystemError("grab (EVIOCGRAB)", path: path, code: -g) }
+        isGrabbed = true
+        return true
+    }
+
+    /// Gives the grab back (the clone could not be made).
+    public func ungrab() {
+        if isGrabbed { _ = libevdev_grab(handle, LIBEVDEV_UNGRAB) }
+        isGrabbed = false
     }
 
     deinit {

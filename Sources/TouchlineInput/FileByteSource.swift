@@ -114,16 +114,17 @@ public struct FileByteSource: ByteSource {
     }
 }
 
-/// A small file (a configuration) read whole, as raw bytes: the TOML reader checks the UTF-8
-/// itself and names the bad byte. Traces are streamed instead.
-public func readSmallFile(_ path: String) throws -> [UInt8] {
+/// A small file (a configuration) read whole, as raw bytes, up to `limit` bytes: the TOML
+/// reader checks the UTF-8 itself and names the bad byte, and refuses a file past its own cap
+/// with the line where the cap falls, so its caller asks for one byte more than that cap and
+/// nothing larger is ever held. Traces are streamed instead.
+public func readSmallFile(_ path: String, limit: Int) throws -> [UInt8] {
     var source = try FileByteSource.regularFile(path: path)
     var bytes: [UInt8] = []
-    while true {
+    while bytes.count < limit {
         let before = bytes.count
-        try bytes.append(addingCapacity: 64 * 1024) { (free: inout OutputSpan<UInt8>) throws in try source.read(into: &free) }
+        try bytes.append(addingCapacity: min(64 * 1024, limit - bytes.count)) { (free: inout OutputSpan<UInt8>) throws in try source.read(into: &free) }
         if bytes.count == before { break }
-        if bytes.count > 16 << 20 { throw CLIError.data("\(path): larger than 16 MiB; is this a configuration file?") }
     }
     return bytes
 }

@@ -14,14 +14,35 @@ public final class UInputDevice {
     private let template: OpaquePointer
     private var uinput: OpaquePointer?
     private let fd: Int32
+    /// The descriptor opened here (a device with a phys), closed after the device is
+    /// destroyed; -1 when libevdev opened and closes its own.
+    private var ownFD: Int32
     /// Reused between frames so writing allocates only when a frame is larger than any before.
     private var buffer: [input_event] = []
 
     /// Creates the device through `/dev/uinput` (libevdev_uinput_create_from_device), with the
     /// description's name, ids, properties, codes and absinfo. The kernel stamps the events
     /// with its own time when they are written.
-    public init(description: DeviceDescription) throws(SystemError) {
+    /// `phys`: the kernel's physical path for it (`UI_SET_PHYS`), so readers can tell it
+    /// (Touchline's pass-through clones: `PassThroughClonePhys`).
+    public init(description: DeviceDescription, phys: String? = nil) throws(SystemError) {
         guard let dev = libevdev_new() else { throw SystemError("libevdev_new", code: ENOMEM) }
+        // libevdev's uinput creation sets no phys: with one, the descriptor is opened here and
+        // UI_SET_PHYS given before libevdev creates the device on it.
+        var ownFD: Int32 = -1
+        if let phys {
+            ownFD = touchline_open_nonblocking("/dev/uinput", 1)
+            guard ownFD >= 0 else {
+                libevdev_free(dev)
+                throw SystemError.last("create uinput device", path: "/dev/uinput")
+            }
+            guard touchline_uinput_set_phys(ownFD, String(phys.utf8.prefix(63)) ?? "touchline") == 0 else {
+                let error = SystemError.last("create uinput device (UI_SET_PHYS)", path: "/dev/uinput")
+                Glibc.close(ownFD)
+                libevdev_free(dev)
+                throw error
+            }
+        }
         // uinput caps names at 80 bytes (UINPUT_MAX_NAME_SIZE) including the terminator.
         libevdev_set_name(dev, String(description.name.utf8.prefix(79)) ?? "touchline")
         libevdev_set_id_bustype(dev, Int32(description.bus))
@@ -50,8 +71,9 @@ public final class UInputDevice {
             }
         }
         var created: OpaquePointer?
-        let rc = libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        let rc = libevdev_uinput_create_from_device(dev, ownFD >= 0 ? ownFD : LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
         guard rc == 0, let created else {
+            if ownFD >= 0 { Glibc.close(ownFD) }
             libevdev_free(dev)
             throw SystemError("create uinput device", path: "/dev/uinput", code: -rc)
         }
@@ -59,12 +81,13 @@ public final class UInputDevice {
         self.template = dev
         self.uinput = created
         self.fd = libevdev_uinput_get_fd(created)
+        self.ownFD = ownFD
         self.devnode = libevdev_uinput_get_devnode(created).map { String(cString: $0) } ?? ""
         self.syspath = libevdev_uinput_get_syspath(created).map { String(cString: $0) } ?? ""
     }
 
     deinit {
-        if let uinput { libevdev_uinput_destroy(uinput) }
+        remove()
         libevdev_free(template)
     }
 
@@ -82,6 +105,8 @@ public final class UInputDevice {
     public func remove() {
         if let uinput { libevdev_uinput_destroy(uinput) }
         uinput = nil
+        if ownFD >= 0 { Glibc.close(ownFD) }
+        ownFD = -1
     }
 }
 

@@ -21,9 +21,9 @@ public enum SocketRead: Sendable, Equatable {
 }
 
 public enum UnixSocket {
-    /// A listening, non-blocking socket at `path`, its file given `mode` (and `group`) before it
-    /// listens, so no client connects while the umask's mode is on it.
-    public static func listen(path: String, mode: UInt32, group: UInt32?, backlog: Int32 = 16) throws(SystemError) -> Int32 {
+    /// A listening, non-blocking socket at `path`, its file given `mode` (and `owner` and
+    /// `group`) before it listens, so no client connects while the umask's mode is on it.
+    public static func listen(path: String, mode: UInt32, owner: UInt32? = nil, group: UInt32?, backlog: Int32 = 16) throws(SystemError) -> Int32 {
         let fd = touchline_unix_bind(path)
         guard fd >= 0 else { throw SystemError.last("bind", path: path) }
         func fail(_ operation: String) -> SystemError {
@@ -33,7 +33,7 @@ public enum UnixSocket {
             return error
         }
         if chmod(path, mode_t(mode)) != 0 { throw fail("chmod") }
-        if let group, chown(path, uid_t.max, gid_t(group)) != 0 { throw fail("chown") }
+        if owner != nil || group != nil, chown(path, owner.map { uid_t($0) } ?? uid_t.max, group.map { gid_t($0) } ?? gid_t.max) != 0 { throw fail("chown") }
         if Glibc.listen(fd, backlog) != 0 { throw fail("listen") }
         return fd
     }

@@ -18,6 +18,12 @@ public struct EvdevLiveSource: LiveSource {
     /// Another descriptor the loop watches (the event socket's), and what to do when it is ready.
     /// Watched descriptors' callbacks (the socket, the actions' runner), by token - serviceToken.
     var services: [() throws -> Void] = []
+    /// Which devices to pass through (the daemon's `[[device]] passthrough = true`), asked
+    /// when one opens; nil: none (EvdevLiveSource+PassThrough.swift).
+    public var passThrough: ((String, DeviceDescription) -> Bool)?
+    /// Devices to pass through once no contact is down on them, and the clones made.
+    var awaitingGrab: Set<UInt64> = []
+    var clones: [UInt64: UInputClone] = [:]
 
     /// `paths` empty: every touchscreen, with hotplug.
     public init(paths: [String], grab: Bool, clock: any LiveClock = MonotonicClock()) throws {
@@ -45,6 +51,7 @@ public struct EvdevLiveSource: LiveSource {
         open[token] = device
         try loop.watch(device.fileDescriptor, token: token)
         try deliver(.added(device: Int(token), path: path, description: device.description))
+        try passThroughIfAsked(token, path: path, device, deliver)
     }
 
     public mutating func start(_ deliver: (SourceEvent) throws -> Void) throws {
@@ -92,6 +99,8 @@ public struct EvdevLiveSource: LiveSource {
         guard let watcher else { return }
         for path in Set(try watcher.changedNodes()).sorted() {
             if open.values.contains(where: { $0.path == path }) { continue }
+            // A clone of ours is never read (its phys says so too; this holds without it).
+            if clones.values.contains(where: { $0.node == path }) { continue }
             guard DeviceProbe.probe(path: path).verdict.isUsed else { continue }
             do {
                 try add(path, try EvdevDevice(path: path, grab: grab), deliver)
@@ -112,11 +121,13 @@ public struct EvdevLiveSource: LiveSource {
             do { try deliver(.input(device: id, event)) } catch { failure = error }
         }
         if let failure { throw failure }
+        if status == .open && !awaitingGrab.isEmpty { try takeWhenIdle(token, deliver) }
         if status == .gone {
             if let notice = Self.dropNotice(device) { try deliver(.notice(notice)) }
             loop.unwatch(device.fileDescriptor)
             open[token] = nil
             try deliver(.removed(device: id, at: clock.now()))
+            forgetPassThrough(token)
         }
     }
 

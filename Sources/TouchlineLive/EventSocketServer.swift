@@ -24,6 +24,8 @@ public struct EventSocketOptions: Sendable {
     public var mode: UInt32 = 0o660
     /// The socket file's group; nil keeps the process's.
     public var group: Group?
+    /// The socket file's owner (the user `--user` becomes); nil keeps the process's.
+    public var owner: UInt32?
     /// Bytes a client's output queue may hold before its events are dropped.
     public var queueLimit = 256 * 1024
     /// Bytes a client's message line may hold.
@@ -96,7 +98,7 @@ public final class EventSocketServer {
                 try UnixSocket.unlink(path)
             }
         }
-        listener = try UnixSocket.listen(path: path, mode: options.mode, group: group)
+        listener = try UnixSocket.listen(path: path, mode: options.mode, owner: options.owner, group: group)
         do {
             readiness = try ReadinessSet()
             try readiness.set(listener, token: Self.listenerToken, input: true, output: false, added: true)

@@ -66,6 +66,7 @@ extension LiveSession {
             try pipeline.emitting(to: sink) { pipeline, emit in
                 pipeline.replaceGraph(device: index, with: fresh.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
+            passThroughGraphChanged(index)
             // After the old graph's last events: the names only it had are freed now.
             nameHolds[index] = fresh.names
             clientGenerations[index] = generation

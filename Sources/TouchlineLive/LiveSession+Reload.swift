@@ -11,8 +11,10 @@ extension LiveSession {
     /// through the sink and the running configuration stays, untouched. When it succeeds,
     /// gestures in flight end as `cancelled` at the time of the signal (as on SIGTERM) and every
     /// device goes on with a graph built from the new configuration; fingers still down then
-    /// begin nothing until lifted, as after a SIGTERM's cancel. Without `reloadConfiguration`
-    /// (`touchline run`) SIGHUP changes nothing.
+    /// begin nothing until lifted, as after a SIGTERM's cancel. Settings applied only at start
+    /// (`startupSettings`) keep their running values, and the line says which the file changes:
+    /// "reloaded; [socket] group change needs a restart (FILE:LINE); …". Without
+    /// `reloadConfiguration` (`touchline run`) SIGHUP changes nothing.
     public mutating func reload() throws {
         // Graphs are what a reload changes: the daemon's session, whose output is gestures.
         guard let reloadConfiguration, output == .gestures else { return }
@@ -59,16 +61,26 @@ extension LiveSession {
             // The assembler stays (its slots and tracking ids are the device's state); its
             // contacts end as cancelled, and the old graph sees that (in the old transform's
             // coordinates) and finishes.
-            try pipeline.emitting(to: sink) { pipeline, emit in
-                pipeline.cancelContacts(device: index, at: now, emit: emit)
+            try passingThrough { pipeline, set, emit, send in
+                // A pass-through clone lifts the cancelled contacts too.
+                if pipeline.cancelContacts(device: index, at: now, emit: emit) {
+                    set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send)
+                }
                 pipeline.replaceGraph(device: index, with: built.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
+            passThroughGraphChanged(index)
             nameHolds[index] = built.names
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)
         }
         reloadActions?(configuration.actions)
         actionTargets = configuration.actions.targets
-        sink.warn("reload: \(configPath ?? "the configuration"): reloaded")
+        let file = configPath ?? "the configuration"
+        // What only a restart applies stays as it runs, and is named rather than dropped.
+        let next = configuration.startupSettings
+        let restart = startupSettings.compactMap { running in
+            next.first { $0.name == running.name }.flatMap { running.restartNeeded(by: $0, file: file) }
+        }
+        sink.warn("reload: \(file): reloaded" + restart.map { "; " + $0 }.joined())
     }
 }

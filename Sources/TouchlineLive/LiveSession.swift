@@ -83,6 +83,9 @@ public struct LiveSession {
     public var udevProperties: ((String) -> [String: String]?)?
     /// Called with the new actions when a reload succeeds (the daemon's ActionRunner).
     public var reloadActions: ((ActionConfiguration) -> Void)?
+    /// The settings applied at start that a reload cannot change (the socket's group, the
+    /// uinput device's keys), as they run: a reload says which of them its file would change.
+    public var startupSettings: [StartupSetting] = []
     public var explain = false
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measuresLatency = false
@@ -104,6 +107,8 @@ public struct LiveSession {
     /// registered name no graph has any more is freed.
     var nameHolds: [Int: InternedString.Hold] = [:]
     var nextIndex = 0
+    /// Devices passed through to a clone (LiveSession+PassThrough.swift).
+    var passThrough = LivePassThroughState()
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false
 
@@ -158,6 +163,8 @@ public struct LiveSession {
             try removed(device, at: time)
         case .notice(let message):
             sink.warn(message)
+        case .cloned(let id, let clone):
+            cloned(id, clone)
         }
     }
 
@@ -210,6 +217,7 @@ public struct LiveSession {
         }
         switch output {
         case .gestures:
+            if passesThrough { return try feedPassingThrough(event, index: device.index) }
             try pipeline.emitting(to: sink) { pipeline, emit in pipeline.feed(device: device.index, event, emit: emit) }
         case .frames:
             guard pipeline.feed(device: device.index, event, emit: { _ in }) else { return }
@@ -220,12 +228,17 @@ public struct LiveSession {
     }
 
     /// The earliest pending deadline over every device, on the source's clock (the kernel's).
-    public var nextDeadline: Timestamp? { pipeline.nextDeadline.map(pipeline.inputTime) }
+    public var nextDeadline: Timestamp? {
+        let graphs = pipeline.nextDeadline.map(pipeline.inputTime)
+        guard passesThrough, let hold = passThroughDeadline else { return graphs }
+        return min(graphs ?? hold, hold)
+    }
 
     /// Fires every device's deadlines due at `kernelTime`, in time order, each at its own
     /// timestamp (virtual time), as replay does between frames.
     public mutating func advance(to kernelTime: Timestamp) throws {
         let t = outputTime(kernelTime)
+        if passesThrough { return try advancePassingThrough(to: t) }
         try pipeline.emitting(to: sink) { pipeline, emit in pipeline.advance(to: t, emit: emit) }
     }
 
@@ -241,10 +254,14 @@ public struct LiveSession {
         guard pipeline.isStarted(index) else { return }
         switch output {
         case .gestures:
-            try pipeline.emitting(to: sink) { pipeline, emit in
-                pipeline.cancelContacts(device: index, at: time, emit: emit)
-                pipeline.finish(device: index, emit: emit)
+            // A clone's contacts end with the device's (lifted on the clone), then it goes.
+            try passingThrough { pipeline, set, emit, send in
+                if pipeline.cancelContacts(device: index, at: time, emit: emit) {
+                    set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send)
+                }
             }
+            try endPassThrough(index, at: time)
+            try pipeline.emitting(to: sink) { pipeline, emit in pipeline.finish(device: index, emit: emit) }
         case .frames:
             if pipeline.cancelContacts(device: index, at: time, emit: { _ in }) { try sink.frame(pipeline.frame(of: index), device: index) }
             pipeline.finish(device: index, emit: { _ in })

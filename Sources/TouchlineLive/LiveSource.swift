@@ -16,6 +16,10 @@ public enum SourceEvent {
     case removed(device: Int, at: Timestamp)
     /// A line for the user (hotplug, a device's drop count); not an error.
     case notice(String)
+    /// The source grabbed an added device and made its pass-through clone
+    /// (docs/live.md#pass-through): from now on the session writes to `clone` every touch no
+    /// `consume = true` recognizer keeps, and closes it when the device ends.
+    case cloned(device: Int, clone: any PassThroughClone)
 }
 
 /// Why a source's wait returned (after delivering what it read).

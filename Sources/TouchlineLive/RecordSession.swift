@@ -50,7 +50,7 @@ public struct RecordSession {
                 try self.open(device, path: path, description: description)
             case .notice(let message):
                 self.warn(message)
-            case .input, .removed:
+            case .input, .removed, .cloned:
                 break
             }
         }
@@ -121,8 +121,8 @@ public struct RecordSession {
             if device >= 0 && device < paths.count { warn("\(paths[device]) was removed") }
         case .notice(let message):
             warn(message)
-        case .added:
-            // A recording's devices are those named at the start.
+        case .added, .cloned:
+            // A recording's devices are those named at the start; record passes nothing through.
             break
         }
     }

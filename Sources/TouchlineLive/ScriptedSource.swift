@@ -14,6 +14,8 @@ public struct ScriptedSource: LiveSource {
         case stop
         /// Something outside the devices happens (a client's message on the socket).
         case perform(() throws -> Void)
+        /// The source grabbed a device and made its pass-through clone.
+        case cloned(device: Int, clone: any PassThroughClone)
     }
 
     public let clock: VirtualClock
@@ -53,6 +55,10 @@ public struct ScriptedSource: LiveSource {
     /// Runs `body` at `time`, as the loop services the socket between frames (a client
     /// registers a target, or disconnects).
     public mutating func perform(at time: Timestamp, _ body: @escaping () throws -> Void) { steps.append((time, .perform(body))) }
+
+    /// Device `device` is grabbed and passed through to `clone` at `time` (the evdev source
+    /// does it when no contact is down; docs/live.md#pass-through).
+    public mutating func clone(_ device: Int, to clone: any PassThroughClone, at time: Timestamp) { steps.append((time, .cloned(device: device, clone: clone))) }
 
     /// SIGTERM at `time`.
     public mutating func stop(at time: Timestamp) { steps.append((time, .stop)) }
@@ -94,6 +100,8 @@ public struct ScriptedSource: LiveSource {
             return .stop
         case .perform(let body):
             try body()
+        case .cloned(let device, let clone):
+            try deliver(.cloned(device: device, clone: clone))
         }
         return .input
     }

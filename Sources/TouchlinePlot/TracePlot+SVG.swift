@@ -21,6 +21,13 @@ extension TracePlot {
         "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
         "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
     ]
+    /// The gesture lanes' colours: darker tones than the contacts' (Tableau 10's dark
+    /// companions, ColorBrewer Dark2), so that a bar is never mistaken for a contact of the
+    /// same colour above it.
+    static let lanePalette = [
+        "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e",
+        "#a6761d", "#666666", "#1f4e79", "#8c2d04", "#4a1486",
+    ]
     static let style: StaticString = """
         text{font-family:DejaVu Sans,Helvetica,Arial,sans-serif;font-size:11px;fill:#222}
         .header{font-size:12px}.title{font-size:12px;font-weight:bold}
@@ -152,11 +159,22 @@ extension TracePlot {
         let origin = Point(x: Self.margin, y: y)
         func map(_ p: Point) -> Point { Point(x: origin.x + p.x * scale, y: origin.y + p.y * scale) }
         w.rect(Rect(x: origin.x, y: origin.y, width: size.width * scale, height: size.height * scale), class: "surface")
+        // Each target's name at its top left, moved down a line while it would cover a name
+        // already written (targets that share a corner, a strip along an edge of the surface),
+        // about 5.5 px a character as the timeline's labels.
+        var placed: [Rect] = []
         for target in device.targets {
             let r = target.rect
             let a = map(Point(x: r.x, y: r.y))
             w.rect(Rect(x: a.x, y: a.y, width: r.width * scale, height: r.height * scale), class: "target")
-            w.text(target.name, at: Point(x: a.x + 3, y: a.y + 11), class: "target-label")
+            var label = Rect(x: a.x + 3, y: a.y + 2, width: Double(target.name.utf8.count) * 5.5, height: 11)
+            var moves = 0
+            while moves < 20, placed.contains(where: { $0.x < label.maxX && label.x < $0.maxX && $0.y < label.maxY && label.y < $0.maxY }) {
+                label.y += 12
+                moves += 1
+            }
+            placed.append(label)
+            w.text(target.name, at: Point(x: label.x, y: label.y + 9), class: "target-label")
         }
         // Widths are relative to the device's firmest (or largest) touch, so that a device whose
         // pressure stays low still shows its variation.

@@ -52,7 +52,7 @@ extension TracePlot {
         }
         var laneY = top + contactsHeight
         for (n, lane) in laneIndices.enumerated() {
-            let colour = Self.palette[n % Self.palette.count]
+            let colour = Self.lanePalette[n % Self.lanePalette.count]
             w.line(from: Point(x: Self.margin, y: laneY), to: Point(x: x1, y: laneY), class: "grid")
             w.text(lanes[lane].recognizer.description, at: Point(x: Self.margin, y: laneY + 14), class: "lane-label")
             // A label is left out where the previous one would still cover it (about 5.5 px a

@@ -242,10 +242,12 @@ public struct TracePlot: Sendable {
         return lanes.count - 1
     }
 
-    /// The gesture's name and its key values (count, direction, edge, scale, rotation, the drop
-    /// target, how a peek ended), as `--format text` writes them.
+    /// The gesture's name, its fingers when more than one (a three-finger tap is not a tap),
+    /// and its key values (count, direction, edge, scale, rotation, the drop target, how a peek
+    /// ended), as `--format text` writes them.
     static func label(_ event: GestureEvent) -> String {
         var label = event.gesture.description
+        if event.fingers > 1 { label += " fingers=\(event.fingers)" }
         event.detail.forEachField { key, value in
             switch key.description {
             case "count", "direction", "edge", "scale", "rotation", "dropTarget", "end":

@@ -153,10 +153,13 @@ public struct DaemonConfiguration: Hashable, Sendable {
     }
 
     public static func parse(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> DaemonConfiguration {
-        let graph = try GraphConfiguration.parseWithSource(bytes: bytes, file: file, registry: registry, allowing: sections).configuration
-        // Parsed twice (the document is small and this runs at start and reload only), so that the
-        // graph's reader stays as replay has it.
-        let document = try ConfigSourceMap.document(bytes, file: file)
+        try parse(document: try ConfigSourceMap.document(bytes, file: file), file: file, registry: registry)
+    }
+
+    /// The same from a document already read: read once for the graph's reader (as replay
+    /// has it) and the daemon's sections.
+    static func parse(document: TOMLDocument, file: String, registry: RecognizerRegistry) throws(ConfigError) -> DaemonConfiguration {
+        let graph = try GraphConfiguration.parseWithSource(document: document, file: file, registry: registry, allowing: sections).configuration
         let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
         var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
         configuration.devices = try DeviceConfiguration.read(document.root, file: file)
@@ -216,7 +219,7 @@ struct ActionReader: ConfigSectionReader {
     func milliseconds(_ v: TOMLValue, _ key: String) throws(ConfigError) -> Interval {
         let expected = "a duration from 1 ms to 1 day: milliseconds, or a string with a unit (\"500ms\", \"2s\")"
         let ms: Double?
-        try refuseSlipForSeconds(v, String(key.split(separator: " ").last ?? Substring(key)))
+        try refuseUnitSlip(v, String(key.split(separator: " ").last ?? Substring(key)), .milliseconds)
         switch v.kind {
         case let .integer(n): ms = Double(n)
         case let .float(d): ms = d

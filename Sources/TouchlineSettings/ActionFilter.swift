@@ -14,12 +14,9 @@ import TouchlineGestures
 public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertible {
     public enum Operator: String, CaseIterable, Hashable, Sendable {
         case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
-        /// The magnitude against a number (a rotation either way): labels' conditions
-        /// (docs/labels.md); an action's filter does not take them.
-        case magnitudeAtLeast = "abs>=", magnitudeAtMost = "abs<="
-
-        /// `abs>=` and `abs<=`.
-        public var isMagnitude: Bool { self == .magnitudeAtLeast || self == .magnitudeAtMost }
+        /// On the magnitude (a rotation either way): the operators of ../shared/traces/labels.json's
+        /// `where`, so that a label's condition and an action's filter are written alike.
+        case absGreaterOrEqual = "abs>=", absLessOrEqual = "abs<="
     }
 
     public enum Value: Hashable, Sendable {
@@ -97,8 +94,8 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
             case .lessOrEqual: return a <= b
             case .greater: return a > b
             case .greaterOrEqual: return a >= b
-            case .magnitudeAtLeast: return abs(a) >= b
-            case .magnitudeAtMost: return abs(a) <= b
+            case .absGreaterOrEqual: return abs(a) >= b
+            case .absLessOrEqual: return abs(a) <= b
             }
         case let (.word(a), .word(b)):
             switch op {
@@ -135,9 +132,9 @@ extension ActionReader {
     func filter(_ key: String, _ v: TOMLValue, position: ConfigPosition, kind: any GestureRecognizer.Type) throws(ConfigError) -> FieldFilter {
         let fields = FieldFilter.fields(of: kind)
         guard fields.contains(key) else {
-            throw fail(position, "unknown action key '\(key)': \(kind.gesture) events have no field '\(key)'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of \(kind.gesture) events: \(fields.joined(separator: ", ")) (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=)")
+            throw fail(position, "unknown action key '\(key)': \(kind.gesture) events have no field '\(key)'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of \(kind.gesture) events: \(fields.joined(separator: ", ")) (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<=)")
         }
-        let expected = "a value (\(key) = 3, \(key) = \"left\") or a comparison [\"OP\", value] with OP one of ==, !=, <, <=, >, >= (words take == and != only)"
+        let expected = "a value (\(key) = 3, \(key) = \"left\") or a comparison [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<= (words take == and != only)"
         func value(_ v: TOMLValue) throws(ConfigError) -> FieldFilter.Value {
             switch v.kind {
             case let .integer(n): return .number(Double(n))
@@ -147,7 +144,7 @@ extension ActionReader {
             }
         }
         if case let .array(items) = v.kind {
-            guard items.count == 2, case let .string(o) = items[0].kind, let op = FieldFilter.Operator(rawValue: o), !op.isMagnitude else {
+            guard items.count == 2, case let .string(o) = items[0].kind, let op = FieldFilter.Operator(rawValue: o) else {
                 throw wrong(v, "an action's filter on \(key)", expected)
             }
             let operand = try value(items[1])

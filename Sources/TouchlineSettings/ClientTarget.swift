@@ -40,6 +40,11 @@ extension GraphConfiguration {
             if table["target"] != nil {
                 throw at(i, ConfigError(file: "", line: 0, message: "a registered target's recognizer takes no 'target': it is \(GraphConfigurationError.quoted(spec.name))"))
             }
+            // Pass-through (docs/live.md#pass-through): a client must not keep other
+            // applications' touches from them.
+            if table["consume"] != nil {
+                throw at(i, ConfigError(file: "", line: 0, message: "a registered target's recognizer takes no 'consume': only the daemon's configuration decides which touches the applications do not receive"))
+            }
             var recognizer: RecognizerSpec
             do { recognizer = try reader.readRecognizer(value) } catch { throw at(i, error) }
             if recognizer.name.utf8.count > maximumClientRecognizerName {

@@ -75,7 +75,7 @@ extension ConfigReader {
             return (0, 0)
         case .milliseconds, .millimetres, .millimetresPerSecond, .degrees:
             let expected = "a number of \(unit.rawValue) or a string with a unit (\(examples(unit)))"
-            if unit == .milliseconds { try refuseSlipForSeconds(value, key) }
+            try refuseUnitSlip(value, key, unit)
             switch value.kind {
             case let .integer(n): return (Double(n), 0)
             case let .float(d): return (d, 0)

@@ -25,7 +25,11 @@ extension GraphConfiguration {
     /// sections another reader of the same file owns, skipped here (the daemon's `action` and
     /// `actions`: DaemonConfiguration); any other unknown section is an error.
     public static func parseWithSource(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard, allowing: Set<String> = []) throws(ConfigError) -> ParsedConfiguration {
-        let document = try ConfigSourceMap.document(bytes, file: file)
+        try parseWithSource(document: try ConfigSourceMap.document(bytes, file: file), file: file, registry: registry, allowing: allowing)
+    }
+
+    /// The same from a document already read (the daemon's readers share one).
+    static func parseWithSource(document: TOMLDocument, file: String, registry: RecognizerRegistry, allowing: Set<String>) throws(ConfigError) -> ParsedConfiguration {
         var parser = ConfigReader(source: ConfigSourceMap(file: file), registry: registry)
         parser.allowing = allowing
         let configuration = try parser.read(document.root)
@@ -120,7 +124,19 @@ struct ConfigReader: ConfigSectionReader {
         } catch {
             throw fail(position(of: error, in: configuration, declared: !recognizers.isEmpty), error.message)
         }
+        for (table, target) in zip(targetTables, targets) { try refuseUnitSlip(table, target) }
         return configuration
+    }
+
+    /// A target whose `units` are not written is in millimetres: one at most 1 × 1 mm is under
+    /// a fingertip (about 8 mm across) and cannot be touched on its own, so `rect = [0, 0, 1, 1]`
+    /// is a whole surface meant in normalized units (docs/config.md#units). After validation,
+    /// so that what is wrong anyway is said first.
+    func refuseUnitSlip(_ table: TOMLValue, _ target: TargetSpec) throws(ConfigError) {
+        guard let entries = table.table, entries["units"] == nil, let rect = entries["rect"],
+              target.rect.width <= 1, target.rect.height <= 1 else { return }
+        let size = "\(plain(target.rect.width)) × \(plain(target.rect.height))"
+        throw fail(rect.value.position, "target '\(target.name)' has rect = [\([target.rect.x, target.rect.y, target.rect.width, target.rect.height].map(plain).joined(separator: ", "))] read in millimetres (no units written): \(size) mm, too small to be touched; write units = \"normalized\" for \(size) of the surface, or units = \"mm\" if \(size) mm is meant (docs/config.md#units)")
     }
 
     /// `[[name]]` sections, or an array of inline tables.
@@ -286,6 +302,9 @@ struct ConfigReader: ConfigSectionReader {
             case "simultaneousWith": spec.simultaneousWith = try strings(entry)
             case "requiresFailureOf": spec.requiresFailureOf = try strings(entry)
             case "dropTargets": spec.dropTargets = try strings(entry, of: "target")
+            case "consume":
+                guard case let .bool(b) = entry.value.kind else { throw wrong(entry.value, "consume", "true or false (whether the contacts it wins are kept from a pass-through clone)") }
+                spec.consume = b
             default:
                 try set(entry, in: &kind)
                 own.insert(entry.key)

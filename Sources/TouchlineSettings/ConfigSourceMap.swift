@@ -1,4 +1,5 @@
 import TouchlineConfig
+import TouchlineCore
 import TouchlineGestures
 
 // Where each part of a parsed configuration was written, so that a problem found after parsing
@@ -51,6 +52,13 @@ public struct ConfigSourceMap: Hashable, Sendable {
     }
 }
 
+/// How much of a configuration file its reader hands to the parser: one byte past the TOML
+/// reader's cap (`TOMLDocument.maximumBytes`), so that a larger file is refused with the line
+/// where the cap falls, and no more of it is read (docs/config.md#size-limits).
+public enum ConfigurationFile {
+    public static let bytesToRead = TOMLDocument.maximumBytes + 1
+}
+
 /// A configuration with where each of its parts was written.
 public struct ParsedConfiguration: Hashable, Sendable {
     public var configuration: GraphConfiguration
@@ -66,26 +74,81 @@ protocol ConfigSectionReader {
 extension ConfigSectionReader {
     func fail(_ position: ConfigPosition, _ message: String) -> ConfigError { source.error(at: position, message) }
 
-    /// Refuses a bare number of milliseconds (no unit) from 0 to 10 ms, exclusive: durations
-    /// that short are slips for seconds (`timeout = 2` was a 2 ms action timeout,
-    /// `minimumDuration = 0.8` made every tap a long press). The message gives the unit it was
-    /// read in and the two ways to say what was meant; a string with a unit ("5ms") is taken
-    /// as written.
-    func refuseSlipForSeconds(_ value: TOMLValue, _ key: String) throws(ConfigError) {
-        let ms: Double
+    /// Refuses a bare number (no unit) above 0 and below what anyone means in its parameter's
+    /// unit: a slip for a larger unit, as a new user writes one. `timeout = 2` was a 2 ms
+    /// action timeout and `minimumDuration = 0.8` made every tap a long press; `slop = 0.003`
+    /// (metres) is 3 µm, `minimumVelocity = 0.1` (m/s) a swipe that never stops being one,
+    /// `maximumAngle = 0.5` (radians) a swipe within half a degree of an axis, which no finger
+    /// draws. The message gives the unit it was read in, the value with the larger unit that
+    /// lands in the parameter's plausible range (when one does), and how to say the small
+    /// value on purpose; a string with a unit ("5ms", "0.5mm") is taken as written
+    /// (docs/config.md#units).
+    func refuseUnitSlip(_ value: TOMLValue, _ key: String, _ unit: ParameterUnit) throws(ConfigError) {
+        guard let slip = UnitSlip.of(unit) else { return }
+        let number: Double
         switch value.kind {
-        case let .integer(n): ms = Double(n)
-        case let .float(d): ms = d
+        case let .integer(n): number = Double(n)
+        case let .float(d): number = d
         default: return
         }
-        guard ms > 0 && ms < 10 else { return }
-        func shown(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) }
-        let n = shown(ms)
-        throw fail(value.position, "\(key) = \(n) is read in milliseconds: \(n) ms, too short to be meant; write \"\(n)s\" for \(n) s (\(shown(ms * 1000)) ms), or \"\(n)ms\" if \(n) ms is meant (a bare number is milliseconds, docs/config.md#units)")
+        guard number > 0 && number < slip.below else { return }
+        let n = plain(number)
+        let unit = slip.symbol
+        var meant = ""
+        if let larger = slip.larger.first(where: { slip.plausible ~= number * $0.factor }) {
+            meant = "\"\(n)\(larger.symbol)\" for \(n) \(larger.symbol) (\(plain(((number * larger.factor) * 1000).rounded() / 1000)) \(unit)), or "
+        }
+        throw fail(value.position, "\(key) = \(n) is read in \(slip.name): \(n) \(unit), too \(slip.adjective) to be meant; write \(meant)\"\(n)\(unit)\" if \(n) \(unit) is meant (a bare number is \(slip.name), docs/config.md#units)")
     }
+
+    /// A number as a person writes it: whole ones without ".0".
+    func plain(_ d: Double) -> String { d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) }
 
     /// "found X for KEY; expected Y" at the value.
     func wrong(_ value: TOMLValue, _ key: String, _ expected: String) -> ConfigError {
         fail(value.position, "found \(value.found) for \(key); expected \(expected)")
+    }
+}
+
+/// Per unit, what a bare number below which is a slip for a larger unit (docs/config.md#units).
+struct UnitSlip {
+    /// A bare number above 0 and below this is refused.
+    var below: Double
+    var name: String
+    var symbol: String
+    /// "too short", "too slow", "too small".
+    var adjective: String
+    /// The units it was probably meant in, the likelier first, each with its factor to this one.
+    var larger: [(symbol: String, factor: Double)]
+    /// Where a value meant in a larger unit lands for it to be offered: the parameters' range.
+    var plausible: ClosedRange<Double>
+
+    static func of(_ unit: ParameterUnit) -> UnitSlip? {
+        switch unit {
+        // Under 10 ms is shorter than a frame of most touchscreens (100 to 120 Hz): no
+        // timing of a gesture or an action can be meant that short.
+        case .milliseconds:
+            UnitSlip(below: 10, name: "milliseconds", symbol: "ms", adjective: "short",
+                     larger: [("s", 1000)], plausible: 10...GraphConfiguration.Limits.longestDuration.milliseconds)
+        // Under 1 mm is below a finger's jitter on glass and a tenth of its contact's width:
+        // no slop, distance or margin is meant that short. 0.3 is probably centimetres, 0.003
+        // metres.
+        case .millimetres:
+            UnitSlip(below: 1, name: "millimetres", symbol: "mm", adjective: "short",
+                     larger: [("cm", 10), ("m", 1000)], plausible: 1...GraphConfiguration.Limits.longestDistance)
+        // Under 1 mm/s is a finger that takes ten seconds for a centimetre: resting, not
+        // moving. 0.1 is probably metres per second (100 mm/s, the shipped swipe's).
+        case .millimetresPerSecond:
+            UnitSlip(below: 1, name: "millimetres per second", symbol: "mm/s", adjective: "slow",
+                     larger: [("m/s", 1000), ("cm/s", 10)], plausible: 10...GraphConfiguration.Limits.highestSpeed)
+        // Under 2° is within the wobble of two fingers a few centimetres apart (0.5 mm of
+        // jitter each): no swipe stays that close to an axis and no rotation that small is a
+        // turn. Every angle from 0.035 to 2 radians (2° to 115°) is read as a slip.
+        case .degrees:
+            UnitSlip(below: 2, name: "degrees", symbol: "deg", adjective: "small",
+                     larger: [("rad", 180 / GestureMath.pi)], plausible: 2...GraphConfiguration.Limits.widestRotateAngle)
+        case .count, .flag, .normalized, .word:
+            nil
+        }
     }
 }

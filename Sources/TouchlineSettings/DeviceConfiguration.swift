@@ -10,8 +10,11 @@ import TouchlineGestures
 /// `[[device]]` sections in order (the first that matches applies) and `[socket]`.
 public struct DeviceConfiguration: Hashable, Sendable {
     public var devices: [DeviceSpec]
-    /// `[socket] group`: the socket file's group (applied where the socket is made).
+    /// `[socket] group`: the socket file's group (applied where the socket is made, once: a
+    /// reload cannot change it, `startupSettings`).
     public var socketGroup: String?
+    /// Where `[socket] group`'s value is written, for the daemon's check that the group exists.
+    public var socketGroupPosition: ConfigPosition?
     /// `[socket] clientZ = [min, max]`: the z a target registered on the socket may take
     /// (docs/live.md#registered-targets); nil: registered targets sit below the graph's own.
     public var clientZ: ClosedRange<Int>?
@@ -35,7 +38,7 @@ struct DeviceReader: ConfigSectionReader {
     let source: ConfigSourceMap
 
 
-    static let deviceKeys = "match.name, match.path, match.udev, rotation, calibration, size, graph and ignore"
+    static let deviceKeys = "match.name, match.path, match.udev, rotation, calibration, size, graph, ignore and passthrough"
 
     func read(_ root: TOMLTable) throws(ConfigError) -> DeviceConfiguration {
         var configuration = DeviceConfiguration()
@@ -45,6 +48,7 @@ struct DeviceReader: ConfigSectionReader {
                 switch setting.key {
                 case "group":
                     configuration.socketGroup = try string(setting.value, "socket.group", "a group name or number")
+                    configuration.socketGroupPosition = setting.value.position
                 case "clientZ":
                     configuration.clientZ = try zRange(setting.value)
                 default:
@@ -135,6 +139,9 @@ struct DeviceReader: ConfigSectionReader {
             case "ignore":
                 guard case let .bool(b) = v.kind else { throw wrong(v, "a device's ignore", "true or false") }
                 spec.ignore = b
+            case "passthrough":
+                guard case let .bool(b) = v.kind else { throw wrong(v, "a device's passthrough", "true or false (grab it and give the system a clone that receives every touch no consume = true recognizer keeps)") }
+                spec.passthrough = b
             default:
                 throw fail(entry.keyPosition, "unknown device key '\(entry.key)'; a device has \(DeviceReader.deviceKeys)")
             }
@@ -157,8 +164,9 @@ extension DeviceConfiguration {
     /// would refuse; its `[[action]]`, `[actions]` and `[socket]` do nothing in a replay, and
     /// `leftOut` names those present (the caller says so once).
     public static func parseForReplay(bytes: [UInt8], file: String, registry: RecognizerRegistry = .standard) throws(ConfigError) -> (graph: GraphConfiguration, devices: DeviceConfiguration, leftOut: [String]) {
-        let daemon = try DaemonConfiguration.parse(bytes: bytes, file: file, registry: registry)
+        // Read once (docs/config.md#size-limits).
         let document = try ConfigSourceMap.document(bytes, file: file)
+        let daemon = try DaemonConfiguration.parse(document: document, file: file, registry: registry)
         let leftOut = [("action", "[[action]]"), ("actions", "[actions]"), ("socket", "[socket]")].compactMap { document.root[$0.0] == nil ? nil : $0.1 }
         return (daemon.graph, daemon.devices, leftOut)
     }

@@ -26,6 +26,9 @@ public struct GuidedPlan: Sendable, Equatable {
         "rotate": "turn two fingers about their middle",
     ]
 
+    /// The largest plan file read.
+    public static let maximumBytes = 64 << 10
+
     /// Most attempts of one step (a plan is a few minutes of a person's time).
     public static let mostAttempts = 1000
 

@@ -63,6 +63,9 @@ public struct LabelledRecording: Sendable {
 
 public struct LabelSet: Sendable {
     public static let version = 1
+    /// The largest labels file read (the shared one is 40 KB): a file past it is refused
+    /// rather than held.
+    public static let maximumBytes = 16 << 20
     public var recordings: [LabelledRecording]
 
     public init(recordings: [LabelledRecording]) { self.recordings = recordings }

@@ -13,9 +13,10 @@ extension Daemon {
     /// daemon reads it.
     static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
         do {
-            var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path), file: path)
+            var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
             try loadDeviceGraphs(&configuration.devices, config: path)
             try configuration.checkActionTargets(file: path)
+            try checkSocketGroup(configuration.devices, file: path)
             return configuration
         } catch let error as ConfigError {
             throw CLIError.data(error.description)
@@ -24,8 +25,11 @@ extension Daemon {
 
     /// Per-device settings for the session: the configuration's sections, udev properties from
     /// udev's database, and SIGHUP's reload of all of it (the actions through `runner`).
-    static func configure(_ session: inout LiveSession, _ configuration: DaemonConfiguration, path: String?, runner: ActionRunner?) {
+    static func configure(_ session: inout LiveSession, _ configuration: DaemonConfiguration, path: String?, runner: ActionRunner?, socketGroupOption: Bool = false) {
         session.graphConfiguration = configuration.graph
+        // What only a restart changes, as it runs; `--socket-group` wins over the file's group,
+        // so a reload's group changes nothing either way.
+        session.startupSettings = configuration.startupSettings.filter { !(socketGroupOption && $0.name == "[socket] group") }
         session.deviceConfiguration = configuration.devices
         session.actionTargets = configuration.actions.targets
         session.udevProperties = { UdevDatabase.properties(ofNode: $0) }
@@ -47,7 +51,7 @@ func loadDeviceGraphs(_ devices: inout DeviceConfiguration, config path: String)
         let file = graph.hasPrefix("/") || directory.isEmpty ? graph : directory + "/" + graph
         let bytes: [UInt8]
         do {
-            bytes = try readSmallFile(file)
+            bytes = try readSmallFile(file, limit: ConfigurationFile.bytesToRead)
         } catch {
             throw CLIError.data("\(path):\(devices.devices[i].line): [[device]] graph \"\(graph)\": \(error)")
         }

@@ -122,6 +122,9 @@ struct Daemon: ParsableCommand {
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
         try Daemon.checkSocketPath(path)
+        if tracePath != nil || source == "libinput" {
+            try Daemon.checkPassThrough(configuration, source: tracePath != nil ? "trace:\(tracePath!)" : "libinput", config: config)
+        }
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
             var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
@@ -136,7 +139,9 @@ struct Daemon: ParsableCommand {
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            try serve(NotifyingSource(try EvdevLiveSource(paths: [], grab: false), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
+            var evdev = try EvdevLiveSource(paths: [], grab: false)
+            evdev.passThrough = Daemon.passThroughPredicate(configuration.devices)
+            try serve(NotifyingSource(evdev, notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
         }
     }
 
@@ -146,7 +151,7 @@ struct Daemon: ParsableCommand {
         let input = try Daemon.inputDevice(for: configuration.actions, config: config, dryRun: dryRun, log: { StandardError.warn($0) })
         let server: EventSocketServer
         do {
-            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup))
+            server = try EventSocketServer(path: path, options: try socketOptions(configured: configuration.devices.socketGroup, drop: drop))
         } catch let error as EventSocketError {
             throw CLIError.output(error.message)
         }
@@ -177,7 +182,7 @@ struct Daemon: ParsableCommand {
         sink.latencyProbe = probe
         session.latencyProbe = probe
         defer { if let probe { StandardError.write(probe.summary + "\n") } }
-        Daemon.configure(&session, configuration, path: config, runner: sink.actions)
+        Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         session.explain = explain
         session.clientTargets = server.clientTargets
         try session.start(&source)

@@ -20,7 +20,10 @@ struct LabelledSet {
     static func load(_ paths: [String], devices: DeviceConfiguration, configPath: String?, jobs: Int) throws -> LabelledSet {
         var set = LabelledSet()
         for path in paths {
-            let bytes = try readSmallFile(path)
+            let bytes = try readSmallFile(path, limit: LabelSet.maximumBytes + 1)
+            if bytes.count > LabelSet.maximumBytes {
+                throw CLIError.data("\(path): a labels file is at most \(LabelSet.maximumBytes >> 20) MiB")
+            }
             let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
             do {
                 set.entries += try LabelSet.parse(bytes, file: path, directory: path.hasPrefix("/") && directory.isEmpty ? "/" : directory).recordings

@@ -134,7 +134,7 @@ struct Record: ParsableCommand {
 
     /// The plan of --guided: a file, else the argument itself as a list.
     func guidedSession(_ plan: String, _ graph: GraphConfiguration) throws -> GuidedSession {
-        let text = FileByteSource.exists(plan) ? String(decoding: try readSmallFile(plan), as: UTF8.self) : plan
+        let text = FileByteSource.exists(plan) ? String(decoding: try readSmallFile(plan, limit: GuidedPlan.maximumBytes), as: UTF8.self) : plan
         var gestures: [String] = []
         for spec in graph.recognizers where !gestures.contains(spec.kind.gesture.description) { gestures.append(spec.kind.gesture.description) }
         do {

@@ -46,7 +46,16 @@ struct Replay: ParsableCommand {
     @Option(help: ArgumentHelp("A graph configuration (TOML: targets, recognizers, relations; docs/config.md), and [[device]] sections matched by the trace's device name (rotation, calibration, size, graph; docs/live.md#devices). Default: the embedded graph.", valueName: "file.toml"))
     var config: String?
 
+    @Option(help: ArgumentHelp("Also write, as a libinput record file, what an application on the daemon's pass-through clone would receive: every touch but those a consume = true recognizer won (docs/live.md#pass-through). One trace file.", valueName: "OUT.yml"))
+    var passthrough: String?
+
     func validate() throws {
+        if let passthrough {
+            if passthrough.isEmpty { throw ValidationError("--passthrough needs a file name for the clone's libinput record.") }
+            if files.count != 1 || outputDir != nil || frames {
+                throw ValidationError("--passthrough replays one trace file (no --output-dir, no --frames).")
+            }
+        }
         if files.isEmpty {
             throw ValidationError("Missing expected argument '<files> ...': a trace file to replay.")
         }
@@ -77,7 +86,9 @@ struct Replay: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let configuration = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-            if files.count == 1 && outputDir == nil {
+            if let passthrough {
+                try replayPassThrough(files[0], configuration, to: OutputStream(fd: 1), color: format.colorsStandardOutput, record: passthrough)
+            } else if files.count == 1 && outputDir == nil {
                 try replay(files[0], configuration, to: OutputStream(fd: 1), color: format.colorsStandardOutput, progress: true)
             } else {
                 try replayCorpus(configuration)

@@ -48,7 +48,7 @@ struct TraceDevices {
 /// (docs/config.md#validation). A daemon's file is taken as it is: its actions and socket are
 /// left out, with one note on stderr.
 func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
-    let bytes = try readSmallFile(path)
+    let bytes = try readSmallFile(path, limit: ConfigurationFile.bytesToRead)
     do {
         var (graph, devices, leftOut) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
         if !leftOut.isEmpty {
@@ -66,7 +66,7 @@ func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, Devi
 func loadGraphConfiguration(_ path: String?) throws -> GraphConfiguration {
     guard let path else { return .default }
     do {
-        return try GraphConfiguration.parse(bytes: try readSmallFile(path), file: path)
+        return try GraphConfiguration.parse(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
     } catch let error as ConfigError {
         throw CLIError.data(error.description)
     }

@@ -74,7 +74,7 @@ struct Tune: ParsableCommand {
             }
             out.flush()
             guard let output else { return }
-            let input = try options.config.map { String(decoding: try readSmallFile($0), as: UTF8.self) }
+            let input = try options.config.map { String(decoding: try readSmallFile($0, limit: ConfigurationFile.bytesToRead), as: UTF8.self) }
             let text = TuningReport.config(input: input, changes: result.changes, header: [
                 "tuned by `touchline tune` on \(options.labels.joined(separator: ", ")): \(result.before.held) -> \(result.after.held) of \(set.labelCount) labels hold",
             ])

@@ -17,6 +17,24 @@ import Glibc
         return nil
     }
 
+    /// The daemon with `config` on `recording` (10× its speed), until `done` says so (a bounded
+    /// wait of its own), then SIGTERM: exit 0 expected. Returns it, for its output.
+    @discardableResult
+    func runDaemon(on recording: String, config: String, in dir: ScratchDirectory, options: [String] = [],
+                   until done: (CleanProcess) -> Bool) throws -> CleanProcess {
+        let daemon = try CleanProcess(
+            daemon: ["--config", config] + options + ["--source", "trace:" + recording, "--speed", "10", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        #expect(done(daemon), "daemon: \(daemon.output)")
+        kill(daemon.pid, SIGTERM)
+        let end = daemon.wait()
+        ended = true
+        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        return daemon
+    }
+
     /// A pinch's end runs its action with the event in the environment; an action still running
     /// when the daemon is stopped is ended with it (none outlives the daemon).
     @Test func thePinchsActionsRunAndNoneOutlivesTheDaemon() throws {
@@ -103,16 +121,7 @@ import Glibc
             edge = "left"
             argv = ["/bin/sh", "-c", "printf left >> \\"$1/fired\\"", "sh", "\(dir.path)"]
             """)
-        let daemon = try CleanProcess(
-            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "100", "--socket", dir.path + "/touchline.sock"],
-            outputIn: URL(fileURLWithPath: dir.path))
-        var ended = false
-        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
-        #expect(contents(of: dir.path + "/fired") != nil, "daemon: \(daemon.output)")
-        kill(daemon.pid, SIGTERM)
-        let end = daemon.wait()
-        ended = true
-        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        try runDaemon(on: recording, config: config, in: dir) { _ in contents(of: dir.path + "/fired") != nil }
         // Both actions would have been started by the same event; the daemon waits for its
         // actions before it exits, so a right-edge run would have written by now.
         #expect(try String(contentsOfFile: dir.path + "/fired", encoding: .utf8) == "left")
@@ -146,16 +155,9 @@ import Glibc
             gesture = "longPress"
             button = "right"
             """)
-        let daemon = try CleanProcess(
-            daemon: ["--config", config, "--dry-run", "--source", "trace:" + recording, "--speed", "10", "--socket", dir.path + "/touchline.sock"],
-            outputIn: URL(fileURLWithPath: dir.path))
-        var ended = false
-        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
-        #expect(eventually { daemon.output.contains("EV_KEY BTN_RIGHT 0") }, "daemon: \(daemon.output)")
-        kill(daemon.pid, SIGTERM)
-        let end = daemon.wait()
-        ended = true
-        #expect(end?.status == 0, "daemon: \(daemon.output)")
+        let daemon = try runDaemon(on: recording, config: config, in: dir, options: ["--dry-run"]) { daemon in
+            eventually { daemon.output.contains("EV_KEY BTN_RIGHT 0") }
+        }
         // The start line first (issue 26: the daemon said nothing when it began to listen).
         #expect(daemon.output.split(separator: "\n").first.map(String.init)
             == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: input actions as lines")

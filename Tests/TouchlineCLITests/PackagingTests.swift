@@ -40,6 +40,21 @@ import Glibc
         #expect(try !run(analyze, ["verify", broken.path]).stderr.isEmpty)
     }
 
+    /// ExecReload's kill runs outside the sandbox (`+`): inside it root keeps only the bounding
+    /// set, which has no CAP_KILL, and after `--user` the daemon is no longer root's, so the
+    /// sandboxed kill got EPERM and `systemctl reload` failed ("Job for touchline.service
+    /// failed"). `systemd-analyze verify` cannot see that; scripts/vm/systemd.sh, which reloads
+    /// under a real systemd, found it.
+    @Test func reloadSignalsTheDroppedDaemonFromOutsideTheSandbox() throws {
+        let unit = try String(contentsOf: Self.packaging.appendingPathComponent("touchline.service"), encoding: .utf8)
+        let lines = unit.split(separator: "\n")
+        let bounding = lines.first { $0.hasPrefix("CapabilityBoundingSet=") } ?? ""
+        let reload = lines.first { $0.hasPrefix("ExecReload=") } ?? ""
+        #expect(lines.contains { $0.hasPrefix("ExecStart=") && $0.contains(" --user ") }, "the daemon drops to a user")
+        #expect(bounding.contains("CAP_KILL") || reload.hasPrefix("ExecReload=+"),
+                "\(reload) runs inside \(bounding), without CAP_KILL for the dropped daemon")
+    }
+
     /// The user-session unit (issue 26: the system service's actions cannot reach a desktop)
     /// passes `systemd-analyze --user verify`, with the same copy as the system unit's check.
     @Test func userUnitPassesSystemdAnalyzeVerify() throws {
@@ -125,6 +140,8 @@ import Glibc
         let names = try FileManager.default.contentsOfDirectory(atPath: examples.path).filter { $0.hasSuffix(".toml") }.sorted()
         #expect(names.contains("kiosk.toml"), "\(names)")
         for path in [Self.packaging.appendingPathComponent("daemon.toml").path] + names.map({ examples.appendingPathComponent($0).path }) {
+            // None names a group (checked since issue 24 item 8): the socket's group is the
+            // --user's, so each passes on a machine where install.sh has not made `touchline`.
             let result = try touchline("daemon", "--check-config", path)
             #expect(result.status == 0, "\(path): \(result.stderr)")
             #expect(result.stdout == "\(path): ok\n")
@@ -138,9 +155,9 @@ import Glibc
         let path = Self.packaging.appendingPathComponent("daemon.toml").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let lines = text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        // Active: only [socket]'s group (who may connect), no action, no device.
+        // Active: nothing but the version; no socket setting, action or device.
         let active = lines.filter { !$0.isEmpty && !$0.hasPrefix("#") }.map { $0.split(separator: "#")[0].trimmingCharacters(in: .whitespaces) }
-        #expect(active == ["version = 1", "[socket]", "group = \"touchline\""], "\(active)")
+        #expect(active == ["version = 1"], "\(active)")
         for header in ["[socket]", "[[device]]", "[actions]", "[[action]]"] {
             #expect(lines.contains { $0 == header || $0 == "# " + header }, "no \(header) in packaging/daemon.toml")
         }

@@ -105,14 +105,59 @@ import TouchlineConfig
     }
 
     /// Long arrays and many keys read in linear time (dictionary lookups, one column count per
-    /// line): 100,000 of each would take minutes if either were quadratic.
+    /// line): as many as a file may hold, which would take seconds if either were quadratic.
     @Test func largeDocumentsReadInLinearTime() throws {
-        let n = 100_000
+        let n = TOMLDocument.maximumValues - 1
         let array = "a = [" + (0..<n).map(String.init).joined(separator: ",") + "]\n"
         guard case let .array(items)? = try read(array)["a"]?.value.kind else { Issue.record("array"); return }
         #expect(items.count == n)
         #expect(items.last?.position == TOMLPosition(line: 1, column: array.utf8.count - 6))
-        let keys = (0..<n).map { "k\($0) = \($0)" }.joined(separator: "\n")
-        #expect(try read(keys).entries.count == n)
+        let keys = (0..<n + 1).map { "k\($0) = \($0)" }.joined(separator: "\n")
+        #expect(try read(keys).entries.count == n + 1)
+    }
+
+    /// Item 5 of issue 24: a 15 MiB file of short values took 2 GB and 7.7 s to read. A file is
+    /// at most `maximumBytes` long and holds at most `maximumValues` keys and array elements
+    /// (every key, implicit tables included, and every element); one past either is refused
+    /// where it goes over. The sizes of a value are asserted, not the time of a large file.
+    @Test func sizeCapsAreRefusedWhereTheyFall() throws {
+        let n = TOMLDocument.maximumValues
+        let values = "found more than \(n) keys and array elements by this one; expected at most \(n) in a configuration (a touch configuration holds a few hundred; docs/config.md#size-limits)"
+        // The key `a` is one, so the array's last element is one too many.
+        let array = "a = [" + Array(repeating: "1", count: n).joined(separator: ",") + "]\n"
+        #expect(error(array) == "t.toml:1:\(5 + 2 * (n - 1) + 1): \(values)")
+        #expect(error("a = [" + Array(repeating: "1", count: n - 1).joined(separator: ",") + "]\n") == "no error")
+        // Keys, one a line: key n + 1 is on line n + 1.
+        let keys = (0...n).map { "k\($0) = 1" }.joined(separator: "\n")
+        #expect(error(keys) == "t.toml:\(n + 1):1: \(values)")
+        // Tables by header and array-of-tables elements count as the keys they make.
+        let tables = (0...n).map { "[t\($0)]" }.joined(separator: "\n")
+        #expect(error(tables) == "t.toml:\(n + 1):2: \(values)")
+        let elements = Array(repeating: "[[a]]", count: n).joined(separator: "\n")
+        #expect(error(elements) == "t.toml:\(n):3: \(values)")
+        // Inline tables and the keys in them.
+        let inline = "a = [" + Array(repeating: "{}", count: n).joined(separator: ",") + "]\n"
+        #expect(error(inline) == "t.toml:1:\(5 + 3 * (n - 1) + 1): \(values)")
+
+        let cap = TOMLDocument.maximumBytes
+        let bytes = "found more than \(cap) bytes (\(cap / 1024) KiB), the cap falling here; expected a configuration of at most \(cap / 1024) KiB (a touch configuration is a few KiB; docs/config.md#size-limits)"
+        // Comments cost nothing but bytes: a file of them one byte past the cap is refused at
+        // the byte past it (line 2 here, after a first line of 99 bytes and its newline).
+        let long = "#" + String(repeating: "x", count: 98) + "\n" + "#" + String(repeating: "y", count: cap - 101)
+        #expect(long.utf8.count == cap)
+        #expect(error(long) == "no error")
+        #expect(error(long + "y") == "t.toml:2:\(cap - 100 + 1): \(bytes)")
+        // A string as long as the file may be is a value like any other.
+        let string = "s = \"" + String(repeating: "z", count: cap - 7) + "\"\n"
+        #expect(string.utf8.count == cap)
+        guard case let .string(text)? = try read(string)["s"]?.value.kind else { Issue.record("string"); return }
+        #expect(text.utf8.count == cap - 7)
+    }
+
+    /// What a value costs while a file is read: dates and times are boxed, so that a number or
+    /// a string is not as large as the largest date-time (104 bytes a value before).
+    @Test func aValueIsSmall() {
+        #expect(MemoryLayout<TOMLValue>.stride <= 56)
+        #expect(MemoryLayout<TOMLEntry>.stride <= 88)
     }
 }

@@ -67,7 +67,7 @@ import TouchlineSettings
         #expect(error("[[action]]\ngesture = \"pinch\"\nargv = [\"true\"]\nrepeat = 50\nphase = \"ended\"\n")
             == "daemon.toml:1:1: this [[action]] has repeat and phase = \"ended\"; repeat applies to changed events (leave phase out, or write phase = \"changed\")")
         #expect(error("[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\ncommand = \"x\"\n")
-            == "daemon.toml:4:1: unknown action key 'command': tap events have no field 'command'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of tap events: fingers, x, y, tool, count, duration (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=)")
+            == "daemon.toml:4:1: unknown action key 'command': tap events have no field 'command'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of tap events: fingers, x, y, tool, count, duration (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<=)")
         #expect(error("[actions]\nmaxRunning = 0\n") == "daemon.toml:2:14: found 0 for actions.maxRunning; expected an integer from 1 to 256")
         #expect(error("action = 3\n") == "daemon.toml:1:10: found 3 for action; expected [[action]] sections (an array of tables)")
         // In the daemon's file an unknown section's message lists every section the file may
@@ -175,7 +175,7 @@ import TouchlineSettings
 
     @Test func aFilterMustNameAFieldOfItsGestureAndAValueItCanTake() {
         #expect(error("[[action]]\ngesture = \"edgeSwipe\"\ndirection = \"left\"\nargv = [\"true\"]\n")
-            == "daemon.toml:3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=)")
+            == "daemon.toml:3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy (a value, or [\"OP\", value] with OP one of ==, !=, <, <=, >, >=, abs>=, abs<=)")
         // The gesture may come after its filters.
         #expect(error("[[action]]\nedge = \"lef\"\ngesture = \"edgeSwipe\"\nargv = [\"true\"]\n")
             == "daemon.toml:2:8: found \"lef\" for an action's edge; expected one of left, right, top, bottom")

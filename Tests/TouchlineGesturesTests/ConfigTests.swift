@@ -166,7 +166,7 @@ import TouchlineTesting
 
     /// Positions kept for errors found after parsing (validation, GestureGraph.init).
     @Test func sourceMapNamesWhereEachPartIs() throws {
-        let text = "[[target]]\nname = \"b\"\nrect = [0, 0, 1, 1]\n\n[[recognizer]]\nname = \"r\"\nkind = \"tap\"\n  target = \"b\"\n"
+        let text = "[[target]]\nname = \"b\"\nrect = [0, 0, 10, 10]\n\n[[recognizer]]\nname = \"r\"\nkind = \"tap\"\n  target = \"b\"\n"
         let parsed = try GraphConfiguration.parseWithSource(bytes: Array(text.utf8), file: "graph.toml")
         #expect(parsed.source.target(named: "b")?.position == ConfigPosition(line: 1, column: 1))
         #expect(parsed.source.target(named: "b")?.position(ofKey: "rect") == ConfigPosition(line: 3, column: 1))

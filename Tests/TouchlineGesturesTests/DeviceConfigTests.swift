@@ -110,7 +110,7 @@ import TouchlineSettings
             == "daemon.toml:3:9: found \"\" for a device's graph; expected a graph file's path (relative to this configuration)")
         #expect(error("[[device]]\nmatch.name = \"*\"\nignore = 1\n") == "daemon.toml:3:10: found 1 for a device's ignore; expected true or false")
         #expect(error("[[device]]\nmatch.name = \"*\"\nrotate = 90\n")
-            == "daemon.toml:3:1: unknown device key 'rotate'; a device has match.name, match.path, match.udev, rotation, calibration, size, graph and ignore")
+            == "daemon.toml:3:1: unknown device key 'rotate'; a device has match.name, match.path, match.udev, rotation, calibration, size, graph, ignore and passthrough")
         #expect(error("[[device]]\nmatch.model = \"*\"\n") == "daemon.toml:2:7: unknown match key 'model'; expected name, path or udev")
         #expect(error("[[device]]\nmatch.name = 3\n") == "daemon.toml:2:14: found 3 for match.name; expected a glob on the device's name (* and ?)")
         #expect(error("[[device]]\nmatch.udev = { ID_INPUT = true }\n")

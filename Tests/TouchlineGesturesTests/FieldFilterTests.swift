@@ -4,7 +4,7 @@ import TouchlineGestures
 import TouchlineSettings
 
 /// A filter (an action's, a label's) compares a field as the event's JSON writes it: a pinch's
-/// scale 0.70004 is printed 0.7000, and `<= 0.7` holds; labels' magnitude operators.
+/// scale 0.70004 is printed 0.7000, and `<= 0.7` holds; the magnitude operators.
 struct FieldFilterTests {
     func pinch(scale: Double) -> GestureEvent {
         GestureEvent(
@@ -22,20 +22,10 @@ struct FieldFilterTests {
 
     @Test func magnitudes() {
         let closing = pinch(scale: -1.5)
-        #expect(FieldFilter("scale", .magnitudeAtLeast, .number(1.5)).holds(for: closing))
+        #expect(FieldFilter("scale", .absGreaterOrEqual, .number(1.5)).holds(for: closing))
         #expect(!FieldFilter("scale", .greaterOrEqual, .number(1.5)).holds(for: closing))
-        #expect(FieldFilter("scale", .magnitudeAtMost, .number(1.5)).holds(for: closing))
-        #expect(!FieldFilter("scale", .magnitudeAtMost, .number(1.4)).holds(for: closing))
-        #expect(!FieldFilter("scale", .magnitudeAtLeast, .word("x")).holds(for: closing))
-    }
-
-    /// The magnitude operators are labels' only: an action's filter refuses them, as before.
-    @Test func anActionRefusesMagnitudes() {
-        do {
-            _ = try DaemonConfiguration.parse(bytes: Array("[[action]]\ngesture = \"pinch\"\nscale = [\"abs>=\", 1.5]\nargv = [\"zoom\"]\n".utf8), file: "daemon.toml")
-            Issue.record("abs>= was taken in an action")
-        } catch {
-            #expect(error.description.hasPrefix("daemon.toml:3:"), "\(error)")
-        }
+        #expect(FieldFilter("scale", .absLessOrEqual, .number(1.5)).holds(for: closing))
+        #expect(!FieldFilter("scale", .absLessOrEqual, .number(1.4)).holds(for: closing))
+        #expect(!FieldFilter("scale", .absGreaterOrEqual, .word("x")).holds(for: closing))
     }
 }

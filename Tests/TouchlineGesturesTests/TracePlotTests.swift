@@ -1,7 +1,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
-import TouchlinePlot
+@testable import TouchlinePlot
 import TouchlineTesting
 
 /// The picture `touchline plot` draws, made from scripted touches and the events their graph
@@ -42,8 +42,40 @@ import TouchlineTesting
         for name in Set(h.gestures.map(\.gesture.description)) {
             #expect(svg.contains(">\(name)"), "the gesture \(name) is named")
         }
-        #expect(svg.contains("pinch scale="), "a pinch's label carries its scale")
+        #expect(svg.contains("pinch fingers=2 scale="), "a pinch's label carries its fingers and scale")
         #expect(svg.contains("tap count=1"))
+    }
+
+    /// Issue 26: target names at the same corner were drawn over each other, and a gesture's
+    /// bar took the colour of the contact above it. Now the second name is a line lower, and the
+    /// lanes' colours are none of the contacts'.
+    @Test func targetNamesDoNotOverlapAndLanesHaveTheirOwnColours() throws {
+        var h = try GestureHarness()
+        h.down([(0, p(80, 60)), (1, p(120, 60))])
+        h.move([(0, p(60, 60)), (1, p(140, 60))], over: 300)
+        h.up([0, 1])
+        h.wait(500)
+        var plot = TracePlot()
+        plot.add(.init(index: 0, name: "panel", size: h.script.surface, sizeSource: "resolution",
+                       targets: [.init(name: "surface", rect: Rect(x: 0, y: 0, width: 200, height: 120)),
+                                 .init(name: "menuStrip", rect: Rect(x: 0, y: 0, width: 10, height: 120))]))
+        for frame in h.script.frames { plot.record(frame, device: 0) }
+        for event in h.gestures { plot.record(event) }
+        let svg = String(decoding: plot.svg(file: "scripted"), as: UTF8.self)
+        func y(ofLabel name: String) -> Double? {
+            guard let end = svg.range(of: "\">\(name)</text>") else { return nil }
+            let before = svg[..<end.lowerBound]
+            guard let start = before.range(of: "y=\"", options: .backwards) else { return nil }
+            return Double(before[start.upperBound...])
+        }
+        let surface = try #require(y(ofLabel: "surface")), strip = try #require(y(ofLabel: "menuStrip"))
+        #expect(strip - surface >= 11, "the names are \(strip - surface) px apart")
+        let bars = svg.split(separator: "<rect class=\"bar\"").dropFirst()
+        #expect(!bars.isEmpty)
+        for bar in bars {
+            let fill = bar.split(separator: "fill=\"")[1].prefix(7)
+            #expect(!TracePlot.palette.contains(String(fill)), "a bar in a contact's colour \(fill)")
+        }
     }
 
     @Test func sameBytesEveryTime() throws {

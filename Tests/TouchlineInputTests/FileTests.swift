@@ -56,7 +56,10 @@ func contents(_ path: String) throws -> String {
             if bytes.count == before { break }
         }
         #expect(String(decoding: bytes, as: UTF8.self) == text)
-        #expect(try readSmallFile(path) == Array(text.utf8))
+        #expect(try readSmallFile(path, limit: 1 << 20) == Array(text.utf8))
+        // At most `limit` bytes: the configuration's reader asks for one past its cap, and the
+        // parser says where the cap fell.
+        #expect(try readSmallFile(path, limit: 5) == Array(text.utf8.prefix(5)))
         #expect(FileByteSource.exists(path))
         #expect(!FileByteSource.exists(scratch.path))
 

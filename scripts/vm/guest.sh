@@ -5,6 +5,8 @@
 # reports its exit code as a marker line on the serial console for run.sh.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root
+# vminit=systemd (scripts/vm/systemd.sh): systemd becomes PID 1 instead, and runs the test as a unit.
+[ "${vminit:-}" = systemd ] && exec /bin/sh "$vmroot/scripts/vm/systemd-boot.sh"
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts 2>/dev/null
 mount -t tmpfs tmpfs /dev/shm 2>/dev/null

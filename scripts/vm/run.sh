@@ -1,6 +1,7 @@
 #!/bin/sh
 # Boots the end-to-end VM and runs one test script inside it:
 #   scripts/vm/run.sh TESTSCRIPT [ARG]
+#   VM_INIT=systemd scripts/vm/run.sh TESTSCRIPT [ARG]   (systemd as PID 1: scripts/vm/systemd.sh)
 # TESTSCRIPT is a path in this repository (run from the repository root inside the guest, as
 # root, with /dev/uinput, udevd and the host's own binaries). Its output is printed; files it
 # writes to /vmresults land in .build-vm/results/. Exits with the script's exit code, 124 on
@@ -37,7 +38,7 @@ timeout --foreground "${VM_TIMEOUT:-900}" qemu-system-x86_64 \
     -kernel "$OUT/kernel/vmlinuz" -initrd "$OUT/initramfs.cpio.gz" \
     -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
     -virtfs local,path="$OUT/results",mount_tag=results,security_model=none,multidevs=remap \
-    -append "console=ttyS0 quiet panic=-1 vmroot=$ROOT vmshared=$SHARED vmtest=$script vmargs=$arg" \
+    -append "console=ttyS0 quiet panic=-1 vmroot=$ROOT vmshared=$SHARED vmtest=$script vmargs=$arg vminit=${VM_INIT:-test}" \
     </dev/null 2>&1 | sed -u 's/\r$//' | tee "$log"
 qemu=$?
 set -e

@@ -8,7 +8,9 @@ OUT="$ROOT/.build-vm"
 mkdir -p "$OUT"
 
 need=""
-for pkg in qemu-system-x86 busybox-static cpio kmod udev libinput-tools evemu-tools libevdev-dev libinput-dev; do
+# systemd, dbus and libpam-systemd: the guest of scripts/vm/systemd.sh boots the host's systemd as PID 1,
+# with logind for a seat session.
+for pkg in qemu-system-x86 busybox-static cpio kmod udev libinput-tools evemu-tools libevdev-dev libinput-dev systemd dbus libpam-systemd; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need="$need $pkg"
 done
 if [ -n "$need" ]; then

@@ -1,0 +1,103 @@
+// `replay FILE --passthrough OUT.yml` (docs/live.md#pass-through): the replay as usual on
+// standard output, and, as a libinput record file, what an application reading the daemon's
+// pass-through clone of each device would have received: every touch but those a
+// `consume = true` recognizer won, held ones at the time they were released.
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+import TouchlineSettings
+import TouchlineTrace
+
+extension Replay {
+    func replayPassThrough(_ file: String, _ configuration: (GraphConfiguration, DeviceConfiguration), to output: OutputStream, color: Bool, record path: String) throws {
+        // A signal while the temporary exists removes it.
+        TemporaryCleanup.install(unblock: true)
+        let (graphConfiguration, deviceConfiguration) = configuration
+        var out = output
+        var trace = try TraceFile.open(file, input: input)
+        let sink = try FileByteSink(path: path, inputs: [file] + (config.map { [$0] } ?? []))
+        var replay = GesturePipeline(
+            configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: true, explain: explain,
+            relativeTime: format.relativeTime)
+        var devices = TraceDevices(deviceConfiguration, configPath: config)
+        var set = PassThroughSet()
+        var encoders: [Int: PassThroughEncoder] = [:]
+        var clone: [Int: [InputEvent]] = [:]
+        var text = TextEventWriter(color: color)
+        let isText = format.isText
+        let explain = self.explain
+        func write(_ event: GestureEvent) {
+            if isText {
+                text.reset()
+                text.write(event)
+                out.write(text.bytes)
+            } else {
+                out.writeLine(event)
+            }
+        }
+        func send(_ device: Int, _ frame: PassThroughFrame) { encoders[device]?.encode(frame, into: &clone[device, default: []]) }
+        // --explain: a line per contact when its hold is decided.
+        func reports() {
+            guard explain else { return }
+            for (device, r) in set.drainReports() { out.write(Self.holdLine(device: device, r, text: isText)) }
+        }
+        var first: Timestamp?
+        var failure: Error?
+        let relative = format.relativeTime
+        do {
+            while let (index, read) = try trace.next() {
+                let event = relative ? replay.timed(read) : read
+                if first == nil { first = event.time }
+                if !replay.isStarted(index) {
+                    if devices.ignored.contains(index) { continue }
+                    guard try devices.start(index, of: trace, in: &replay) != nil, let graph = replay.graph(of: index), let assembler = replay.assembler(of: index) else { continue }
+                    set.start(device: index, graph: graph, slotCount: PassThroughEncoder.slots(of: trace.devices[index]))
+                    encoders[index] = PassThroughEncoder(device: trace.devices[index], geometry: assembler.geometry)
+                }
+                // Hold bounds and graph deadlines before the frame this event may complete, in
+                // time order (the frame's own `feed` would fire the graph's without the planners).
+                if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
+                    set.advance(&replay, to: event.time, emit: write, output: send)
+                }
+                let completed = replay.feed(device: index, event) { e in
+                    write(e)
+                    set.note(e)
+                }
+                if completed { set.frame(device: index, replay.assembledFrame(of: index), replay, output: send) }
+                reports()
+            }
+        } catch {
+            failure = error
+        }
+        // The end, as replay's: pending deadlines (and hold bounds) fire, then the clone's
+        // contacts still down lift.
+        set.advance(&replay, to: nil, emit: write, output: send)
+        replay.finish(emit: write)
+        for device in set.planners.indices { set.finish(device: device, at: .zero, output: send) }
+        reports()
+        out.flush()
+        let described = trace.devices
+        if !described.isEmpty {
+            var writer = LibinputRecordWriter(devices: described, sink: sink)
+            // The input's clock: a tap 1.2 s into the trace is 1.2 s into the clone's record.
+            // A libinput recording's times count from its own start already.
+            writer.origin = relative || trace.format == "libinput-record" ? .zero : first
+            for device in clone.keys.sorted() {
+                for event in clone[device]! { try writer.write(TraceEvent(device: device, event: event)) }
+            }
+            try writer.finish()
+            if let file = writer.sink as? FileByteSink { try file.commit() }
+        }
+        warn("passthrough: \(path): \(set.counters.summary)")
+        if let failure { throw failure }
+    }
+
+    /// `{"passthrough":"dropped","time":0.008333,"device":0,"contact":0,"held":0.008333,"distance":3.33}`
+    /// (text: `0.008333 passthrough dropped device 0 c0 held 8.3 ms 3.33 mm`).
+    static func holdLine(device: Int, _ r: HoldReport, text: Bool) -> String {
+        if text {
+            return "\(r.time) passthrough \(r.outcome) device \(device) c\(r.contact.raw) held \(formatFixed(Double(r.held.microseconds) / 1000, decimals: 1)) ms \(formatFixed(r.distance, decimals: 2)) mm\n"
+        }
+        return "{\"passthrough\":\"\(r.outcome)\",\"time\":\(r.time),\"device\":\(device),\"contact\":\(r.contact.raw),\"held\":\(formatFixed(r.held.microseconds, decimals: 6)),\"distance\":\(formatFixed(r.distance, decimals: 2))}\n"
+    }
+}

@@ -1,0 +1,101 @@
+// `touchline replay FILE --config C --passthrough OUT.yml` (docs/live.md#pass-through): what an
+// application on the daemon's pass-through clone would receive, as a libinput record file
+// libinput's own tools read.
+import Foundation
+import Testing
+import TouchlineCore
+import TouchlineTrace
+
+@Suite struct ReplayPassThroughTests {
+    /// Recordings/edge-swipe-left.yml, tap.yml and pan.yml one after the other in one trace
+    /// (one device: the recordings share it), each shifted to start 1 s after the previous
+    /// one's last event.
+    static func edgeSwipeTapPan(into path: String) throws {
+        var devices: [DeviceDescription] = []
+        var events: [InputEvent] = []
+        var offset: Int64 = 0
+        for name in ["edge-swipe-left.yml", "tap.yml", "pan.yml"] {
+            let bytes = try Paths.bytes(Paths.recordings.appendingPathComponent(name).path)
+            var reader = try TraceReader(source: BytesSource(bytes), fileName: name)
+            var last: Int64 = 0
+            while let e = try reader.next() {
+                var event = e.event
+                event.time.microseconds += offset
+                last = event.time.microseconds
+                events.append(event)
+            }
+            devices = reader.devices
+            offset = last + 1_000_000
+        }
+        var writer = LibinputRecordWriter(devices: devices, sink: BytesSink())
+        writer.origin = .zero
+        for event in events { try writer.write(TraceEvent(device: 0, event: event)) }
+        try writer.finish()
+        try Data((writer.sink as! BytesSink).bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A frame of `replay --frames` without the contact ids (the clone's are its own) and
+    /// slots: time, then each contact's phase, position, pressure and size.
+    static func framesWithoutIDs(_ stdout: String) -> [String] {
+        stdout.split(separator: "\n").map { line in
+            String(line).replacing(/"id":\d+,/, with: "").replacing(/"slot":\d+,/, with: "")
+        }
+    }
+
+    @Test func theClonesRecordHoldsTheTapAndThePanButNotTheConsumedEdgeSwipe() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("edge-tap-pan.yml").path
+        try Self.edgeSwipeTapPan(into: trace)
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        try """
+            [[recognizer]]
+            kind = "edgeSwipe"
+            consume = true
+
+            [[recognizer]]
+            kind = "tap"
+
+            [[recognizer]]
+            kind = "pan"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("clone.yml").path
+        let result = try touchline("replay", trace, "--config", config, "--passthrough", out, "--explain")
+        #expect(result.status == 0, "\(result.stderr)")
+        // The gesture events are replay's, whatever the clone receives.
+        let plain = try touchline("replay", trace, "--config", config, "--explain")
+        #expect(result.lines.filter { !$0.hasPrefix("{\"passthrough\"") } == plain.lines)
+        #expect(result.lines.contains { $0.contains("\"gesture\":\"edgeSwipe\",\"phase\":\"began\"") })
+        // A hold line per contact: the edge swipe's held then dropped, the tap's and the pan's
+        // sent at once.
+        let holds = result.lines.filter { $0.hasPrefix("{\"passthrough\"") }.map { String($0.split(separator: ",")[0]) }
+        #expect(holds == ["{\"passthrough\":\"dropped\"", "{\"passthrough\":\"forwarded\"", "{\"passthrough\":\"forwarded\""])
+        #expect(result.stderr.contains("passthrough: \(out): 2 contacts sent at once, 0 released, 0 released by the hold bound, 1 dropped; held p50"))
+
+        // The clone's record: two touch sequences, the tap's and the pan's, with the input's
+        // times, positions, pressure and size, frame for frame.
+        let input = try touchline("replay", "--frames", trace)
+        let clone = try touchline("replay", "--frames", out)
+        #expect(clone.status == 0, "\(clone.stderr)")
+        let sequences = clone.lines.filter { $0.contains("\"phase\":\"began\"") }
+        #expect(sequences.count == 2)
+        let inputFrames = Self.framesWithoutIDs(input.stdout)
+        // The edge swipe is the input's first touch: every frame up to its lift is left out.
+        let firstLift = try #require(inputFrames.firstIndex { $0.contains("\"phase\":\"ended\"") })
+        #expect(Self.framesWithoutIDs(clone.stdout) == Array(inputFrames[(firstLift + 1)...]))
+
+        // libinput's own tools read it.
+        let analyze = try libinput("analyze", "per-slot-delta", out)
+        #expect(analyze.status == 0, "\(analyze.stderr)")
+        #expect(!analyze.stdout.isEmpty)
+    }
+
+    @Test func passthroughTakesOneTraceAndAFileName() throws {
+        let tap = Paths.recordings.appendingPathComponent("tap.yml").path
+        let two = try touchline("replay", tap, tap, "--passthrough", "/tmp/never-written.yml")
+        #expect(two.status == 64)
+        #expect(two.stderr.contains("--passthrough replays one trace file"))
+        let empty = try touchline("replay", tap, "--passthrough", "")
+        #expect(empty.status == 64)
+    }
+}

@@ -1,0 +1,349 @@
+// Pass-through (docs/live.md#pass-through): scripted touches in virtual time through the graph
+// and the planner; the clone's whole output compared frame by frame, on every path: forwarded,
+// held and released, held and dropped, the hold bound, and the clone's slots balanced.
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineTesting
+
+@Suite struct PassThroughTests {
+    /// The default graph with `consume = true` on the recognizers named.
+    static func consuming(_ names: Set<String>, in base: GraphConfiguration = .default) -> GraphConfiguration {
+        var configuration = base
+        for i in configuration.recognizers.indices where names.contains(configuration.recognizers[i].name) {
+            configuration.recognizers[i].consume = true
+        }
+        return configuration
+    }
+
+    struct Run {
+        var clone: [String] = []
+        var gestures: [String] = []
+        var reports: [String] = []
+        var counters = PassThroughCounters()
+    }
+
+    /// The script's frames through a pipeline and its pass-through planner, as replay and the
+    /// daemon step them: hold bounds and graph deadlines before each frame in time order, the
+    /// frame, then the end (pending deadlines, then the clone's contacts lifted).
+    /// `stopped`: the end is a stop (the daemon's SIGTERM) at the script's time: no deadline
+    /// fires, the clone is closed at once.
+    static func run(_ script: TouchScript, _ configuration: GraphConfiguration, slots: Int = 10, bound: PassThroughBound = .standard, stopped: Bool = false) throws -> Run {
+        var pipeline = GesturePipeline(configuration: configuration)
+        let surface = script.surface
+        pipeline.start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "script")), transform: nil,
+                       surface: surface, driver: try ReplayDriver(configuration: configuration, surface: surface))
+        var set = PassThroughSet(bound: bound)
+        set.start(device: 0, graph: pipeline.graph(of: 0)!, slotCount: slots)
+        var run = Run()
+        func gesture(_ e: GestureEvent) { if e.gesture != .explain { run.gestures.append(e.logLine) } }
+        func clone(_ device: Int, _ f: PassThroughFrame) { if let l = line(f) { run.clone.append(l) } }
+        for frame in script.frames {
+            set.advance(&pipeline, to: frame.time, emit: gesture, output: clone)
+            pipeline.feed(device: 0, frame: frame) { e in
+                gesture(e)
+                set.note(e)
+            }
+            set.frame(device: 0, frame, pipeline, output: clone)
+        }
+        if !stopped { set.advance(&pipeline, to: nil, emit: gesture, output: clone) }
+        pipeline.finish { gesture($0) }
+        set.finish(device: 0, at: script.time, output: clone)
+        run.reports = set.drainReports().map { r in
+            "\(r.report.time) c\(r.report.contact.raw) \(r.report.outcome) held=\(r.report.held.microseconds / 1000)ms d=\(formatFixed(r.report.distance, decimals: 1))"
+        }
+        run.counters = set.counters
+        return run
+    }
+
+    /// `0.150000 s0#0 began (1.00,60.00); s1#1 ended (…)`: the clone's slot and tracking id;
+    /// a contact that did not move is left out (the encoder writes nothing for it), and so is
+    /// a frame of only those.
+    static func line(_ f: PassThroughFrame) -> String? {
+        let moved = f.contacts.filter { $0.contact.phase != .stationary }
+        guard !moved.isEmpty else { return nil }
+        return "\(f.time) " + moved.map { c in
+            "s\(c.slot)#\(c.trackingID) \(c.contact.phase) (\(formatFixed(c.contact.position.x, decimals: 2)),\(formatFixed(c.contact.position.y, decimals: 2)))"
+        }.joined(separator: "; ")
+    }
+
+    /// Every contact the clone saw go down, it saw lift, and no slot holds two at once.
+    static func expectBalanced(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        var down: [String: String] = [:]
+        for line in lines {
+            for part in line.split(separator: " ", maxSplits: 1)[1].split(separator: ";") {
+                let words = part.split(separator: " ")
+                let slot = String(words[0].split(separator: "#")[0])
+                switch words[1] {
+                case "began":
+                    #expect(down[slot] == nil, "slot \(slot) taken twice: \(line)", sourceLocation: sourceLocation)
+                    down[slot] = String(words[0])
+                case "ended": #expect(down.removeValue(forKey: slot) == String(words[0]), "lift of a contact not down: \(line)", sourceLocation: sourceLocation)
+                default: #expect(down[slot] == String(words[0]), "motion of a contact not down: \(line)", sourceLocation: sourceLocation)
+                }
+            }
+        }
+        #expect(down.isEmpty, "still down on the clone: \(down)", sourceLocation: sourceLocation)
+    }
+
+    /// A tap in the middle: no consuming recognizer could take it (the edge swipe refused it at
+    /// its first frame, away from the edge), so every frame reaches the clone as it comes.
+    @Test func aTapAwayFromTheEdgeIsForwardedInTheFrameItArrives() throws {
+        var script = TouchScript()
+        script.down(0, at: Point(x: 100, y: 60))
+        script.wait(80)
+        script.up(0)
+        let run = try Self.run(script, Self.consuming(["edgeSwipe"]))
+        #expect(run.clone == [
+            "0.000000 s0#0 began (100.00,60.00)",
+            "0.080000 s0#0 ended (100.00,60.00)",
+        ])
+        #expect(run.reports == ["0.000000 c0 forwarded held=0ms d=0.0"])
+        #expect(run.counters.forwarded == 1 && run.counters.holdTimes.isEmpty)
+        Self.expectBalanced(run.clone)
+    }
+
+    /// A left edge swipe with `consume = true`: held from its first frame (the edge swipe could
+    /// claim it), dropped when the edge swipe wins: the clone sees nothing, the gesture goes out.
+    @Test func aConsumedEdgeSwipeNeverReachesTheClone() throws {
+        var script = TouchScript()
+        script.down(0, at: Point(x: 1, y: 60))
+        script.move(0, to: Point(x: 41, y: 60), over: 100)
+        script.up(0)
+        let run = try Self.run(script, Self.consuming(["edgeSwipe"]))
+        #expect(run.clone == [])
+        #expect(run.gestures.first?.contains("edgeSwipe began") == true)
+        #expect(run.reports == ["0.008333 c0 dropped held=8ms d=3.3"])
+        #expect(run.counters.dropped == 1 && run.counters.holdTimes == [8333])
+    }
+
+    /// A touch in the edge zone that moves along the edge: the edge swipe fails after its slop,
+    /// and the held frames go out at once, in order, in that frame; then frames as they come.
+    @Test func aTouchTheEdgeSwipeFailsIsReleasedWithItsHeldFrames() throws {
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 1, y: 20))
+        script.move(0, to: Point(x: 1, y: 50), over: 60)
+        script.up(0)
+        let run = try Self.run(script, Self.consuming(["edgeSwipe"]))
+        #expect(run.clone == [
+            "0.010000 s0#0 began (1.00,20.00)",
+            "0.010000 s0#0 moved (1.00,25.00)",
+            "0.020000 s0#0 moved (1.00,30.00)",
+            "0.030000 s0#0 moved (1.00,35.00)",
+            "0.040000 s0#0 moved (1.00,40.00)",
+            "0.050000 s0#0 moved (1.00,45.00)",
+            "0.060000 s0#0 moved (1.00,50.00)",
+            "0.060000 s0#0 ended (1.00,50.00)",
+        ])
+        #expect(run.reports == ["0.010000 c0 released held=10ms d=5.0"])
+        Self.expectBalanced(run.clone)
+    }
+
+    /// A finger resting in the edge zone: nothing decides, so the hold bound (150 ms) releases
+    /// it on its own deadline, with no frame; from then on the edge swipe cannot take it from
+    /// the clone (it wins later, and the app still gets the rest of the touch).
+    @Test func theHoldBoundReleasesAStillFingerAtItsDeadline() throws {
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 1, y: 60))
+        script.wait(200)
+        script.move(0, to: Point(x: 11, y: 60), over: 20)
+        script.up(0)
+        let run = try Self.run(script, Self.consuming(["edgeSwipe"]))
+        #expect(run.clone == [
+            "0.150000 s0#0 began (1.00,60.00)",
+            "0.210000 s0#0 moved (6.00,60.00)",
+            "0.220000 s0#0 moved (11.00,60.00)",
+            "0.220000 s0#0 ended (11.00,60.00)",
+        ])
+        #expect(run.reports == ["0.150000 c0 bound held=150ms d=0.0"])
+        #expect(run.gestures.first?.contains("edgeSwipe began") == true)
+        Self.expectBalanced(run.clone)
+    }
+
+    /// The distance bound: a finger that moves 16 mm while a consuming recognizer is still
+    /// undecided (a two-finger tap waits for a second finger or the lift; a 40 mm bound keeps
+    /// the time out of the way) is released in that frame.
+    @Test func theDistanceBoundReleasesAMovingFinger() throws {
+        var tap = TapParameters()
+        tap.fingers = 2
+        tap.slop = 100
+        let configuration = GraphConfiguration(targets: [.surface()], recognizers: [RecognizerSpec(name: "twoFingerTap", kind: .tap(tap))])
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 100, y: 60))
+        script.move(0, to: Point(x: 120, y: 60), over: 40)
+        script.up(0)
+        let run = try Self.run(script, Self.consuming(["twoFingerTap"], in: configuration), bound: PassThroughBound(time: .milliseconds(1000), distance: 16))
+        #expect(run.clone == [
+            "0.040000 s0#0 began (100.00,60.00)",
+            "0.040000 s0#0 moved (105.00,60.00)",
+            "0.040000 s0#0 moved (110.00,60.00)",
+            "0.040000 s0#0 moved (115.00,60.00)",
+            "0.040000 s0#0 moved (120.00,60.00)",
+            "0.040000 s0#0 ended (120.00,60.00)",
+        ])
+        #expect(run.reports == ["0.040000 c0 bound held=40ms d=20.0"])
+        Self.expectBalanced(run.clone)
+    }
+
+    static var twoFingerTap: GraphConfiguration {
+        var tap = TapParameters()
+        tap.fingers = 2
+        return consuming(["twoFingerTap"], in: GraphConfiguration(targets: [.surface()], recognizers: [
+            RecognizerSpec(name: "twoFingerTap", kind: .tap(tap)),
+            RecognizerSpec(name: "pan", kind: .pan(PanParameters())),
+        ]))
+    }
+
+    /// A consuming two-finger tap that wins after one of its fingers lifted: both were held
+    /// (the first lift too), both are dropped; the clone saw nothing, so nothing is unbalanced.
+    @Test func aConsumingWinAfterAPartialLiftDropsEveryHeldFrame() throws {
+        var script = TouchScript()
+        script.down([(0, Point(x: 90, y: 60)), (1, Point(x: 110, y: 60))])
+        script.wait(60)
+        script.up(0)
+        script.wait(20)
+        script.up(1)
+        let run = try Self.run(script, Self.twoFingerTap)
+        #expect(run.gestures == ["0.080000 tap recognized [twoFingerTap] f2 (100.00,60.00) count=1"])
+        #expect(run.clone == [])
+        #expect(run.reports == ["0.080000 c0 dropped held=80ms d=0.0", "0.080000 c1 dropped held=80ms d=0.0"])
+    }
+
+    /// A consuming two-finger tap that wins after the hold bound released its first finger:
+    /// that finger is the app's now and goes on to its lift on the clone; the second, held,
+    /// is dropped. The clone's slots stay balanced.
+    @Test func aConsumingWinAfterTheBoundReleasedOneFingerKeepsTheClonesSlotsBalanced() throws {
+        var script = TouchScript()
+        script.down(0, at: Point(x: 90, y: 60))
+        script.wait(160)
+        script.down(1, at: Point(x: 110, y: 60))
+        script.wait(40)
+        script.up([0, 1])
+        let run = try Self.run(script, Self.twoFingerTap)
+        #expect(run.gestures == ["0.200000 tap recognized [twoFingerTap] f2 (100.00,60.00) count=1"])
+        #expect(run.clone == [
+            "0.150000 s0#0 began (90.00,60.00)",
+            "0.200000 s0#0 ended (90.00,60.00)",
+        ])
+        #expect(run.reports == ["0.150000 c0 bound held=150ms d=0.0", "0.200000 c1 dropped held=40ms d=0.0"])
+        Self.expectBalanced(run.clone)
+    }
+
+    /// The clone's own slots and tracking ids: a slot is taken by the lowest free one, freed
+    /// from the frame after its lift (here a lift and a landing in two frames of one instant:
+    /// slot 0 again, a new tracking id). The second finger lands on the edge while the first
+    /// is down: the target's one arena had the edge swipe fail on the first finger (its
+    /// centroid away from the edge), so nothing can claim the second and it goes out at once.
+    @Test func eachContactHasItsOwnSlotAndTrackingID() throws {
+        var script = TouchScript()
+        script.down(0, at: Point(x: 100, y: 60))
+        script.wait(20)
+        script.down(1, at: Point(x: 1, y: 60))
+        script.wait(20)
+        script.up(0)
+        script.down(0, at: Point(x: 150, y: 60))
+        script.wait(20)
+        script.up([0, 1])
+        let run = try Self.run(script, Self.consuming(["edgeSwipe"]))
+        #expect(run.clone == [
+            "0.000000 s0#0 began (100.00,60.00)",
+            "0.020000 s1#1 began (1.00,60.00)",
+            "0.040000 s0#0 ended (100.00,60.00)",
+            "0.040000 s0#2 began (150.00,60.00)",
+            "0.060000 s1#1 ended (1.00,60.00); s0#2 ended (150.00,60.00)",
+        ])
+        Self.expectBalanced(run.clone)
+    }
+
+    /// The end of input with a finger down on the clone: it is lifted there, at the end's
+    /// time (the end of a trace first fires what was pending, here the long press at 0.5 s).
+    /// A stop while a finger is held (the daemon's SIGTERM): dropped, the clone never saw it.
+    /// The end of a trace with a finger held: time runs on as for the graph's deadlines, and
+    /// the long press's, which rejects the edge swipe, releases it.
+    @Test func theEndLiftsWhatIsDownAndDropsWhatIsHeld() throws {
+        var script = TouchScript()
+        script.down(0, at: Point(x: 100, y: 60))
+        script.wait(10)
+        let forwarded = try Self.run(script, Self.consuming(["edgeSwipe"]))
+        #expect(forwarded.clone == ["0.000000 s0#0 began (100.00,60.00)", "0.500000 s0#0 ended (100.00,60.00)"])
+        let stopped = try Self.run(script, Self.consuming(["edgeSwipe"]), stopped: true)
+        #expect(stopped.clone == ["0.000000 s0#0 began (100.00,60.00)", "0.010000 s0#0 ended (100.00,60.00)"])
+        var held = TouchScript()
+        held.down(0, at: Point(x: 1, y: 60))
+        held.wait(10)
+        let unbounded = PassThroughBound(time: .milliseconds(1000), distance: 16)
+        let released = try Self.run(held, Self.consuming(["edgeSwipe"]), bound: unbounded)
+        #expect(released.clone == ["0.500000 s0#0 began (1.00,60.00)", "0.500000 s0#0 ended (1.00,60.00)"])
+        #expect(released.reports == ["0.500000 c0 released held=500ms d=0.0"])
+        let edgeOnly = GraphConfiguration(targets: [.surface()], recognizers: [RecognizerSpec(name: "edgeSwipe", kind: .edgeSwipe())])
+        let run = try Self.run(held, Self.consuming(["edgeSwipe"], in: edgeOnly), bound: unbounded, stopped: true)
+        #expect(run.clone == [])
+        #expect(run.reports == ["0.010000 c0 dropped held=10ms d=0.0"])
+    }
+
+    /// Frames of (slot, tracking id, phase, x, y in device units) through a clone encoder of
+    /// `device`, then `liftAll`: the events by name and value.
+    static func encoded(_ device: DeviceDescription, _ frames: [[(Int32, Int32, ContactPhase, Int32, Int32)]], liftAll: Bool = false) -> [String] {
+        let geometry = SurfaceGeometry(device: device)
+        var encoder = PassThroughEncoder(device: device, geometry: geometry)
+        var events: [InputEvent] = []
+        let t = Timestamp(microseconds: 1000)
+        for frame in frames {
+            encoder.encode(PassThroughFrame(time: t, contacts: frame.map { slot, id, phase, x, y in
+                PassThroughContact(slot: slot, trackingID: id, contact: Contact(
+                    id: ContactID(UInt32(id)), phase: phase, position: geometry.millimetres(x: x, y: y), normalized: geometry.normalized(x: x, y: y)))
+            }), into: &events)
+        }
+        if liftAll { encoder.liftAll(at: t, into: &events) }
+        return events.map { "\(EventCodes.codeName(type: $0.type, code: $0.code) ?? "?") \($0.value)" }
+    }
+
+    /// The encoder writes what a kernel driver would for the clone: slot, tracking id and
+    /// position of what changed, BTN_TOUCH and the finger-count tool the device declares,
+    /// ABS_X/Y following the first contact down, SYN_REPORT; nothing for a frame where nothing
+    /// changed; and −1 on the lift.
+    @Test func theEncoderWritesOnlyWhatChangedInTheDevicesUnits() {
+        var device = DeviceDescription(name: "panel")
+        device.codes[EventCodes.EV_KEY] = [EventCodes.BTN_TOUCH, EventCodes.BTN_TOOL_FINGER, EventCodes.BTN_TOOL_DOUBLETAP]
+        device.codes[EventCodes.EV_ABS] = [EventCodes.ABS_X, EventCodes.ABS_Y, EventCodes.ABS_MT_SLOT, EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_MT_TRACKING_ID]
+        device.absinfo[EventCodes.ABS_X] = AbsInfo(minimum: 0, maximum: 4095, resolution: 20)
+        device.absinfo[EventCodes.ABS_Y] = AbsInfo(minimum: 0, maximum: 2047, resolution: 20)
+        device.absinfo[EventCodes.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 4095, resolution: 20)
+        device.absinfo[EventCodes.ABS_MT_POSITION_Y] = AbsInfo(minimum: 0, maximum: 2047, resolution: 20)
+        device.absinfo[EventCodes.ABS_MT_SLOT] = AbsInfo(minimum: 0, maximum: 9)
+        device.absinfo[EventCodes.ABS_MT_TRACKING_ID] = AbsInfo(minimum: 0, maximum: 65535)
+        let events = Self.encoded(device, [
+            [(0, 5, .began, 1000, 500)], [(0, 5, .stationary, 1000, 500)], [(1, 6, .began, 3000, 1500)], [(0, 5, .ended, 1000, 500)],
+        ], liftAll: true)
+        #expect(events == [
+            // The device's current slot is 0 already (its absinfo value): no ABS_MT_SLOT.
+            "ABS_MT_TRACKING_ID 5", "ABS_MT_POSITION_X 1000", "ABS_MT_POSITION_Y 500",
+            "BTN_TOUCH 1", "BTN_TOOL_FINGER 1", "ABS_X 1000", "ABS_Y 500", "SYN_REPORT 0",
+            "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID 6", "ABS_MT_POSITION_X 3000", "ABS_MT_POSITION_Y 1500",
+            "BTN_TOOL_FINGER 0", "BTN_TOOL_DOUBLETAP 1", "SYN_REPORT 0",
+            "ABS_MT_SLOT 0", "ABS_MT_TRACKING_ID -1", "BTN_TOOL_DOUBLETAP 0", "BTN_TOOL_FINGER 1", "ABS_X 3000", "ABS_Y 1500", "SYN_REPORT 0",
+            "ABS_MT_SLOT 1", "ABS_MT_TRACKING_ID -1", "BTN_TOUCH 0", "BTN_TOOL_FINGER 0", "SYN_REPORT 0",
+        ])
+    }
+
+    /// A protocol A device (no slots: N-Trig): every frame lists every contact down, each with
+    /// SYN_MT_REPORT, and the lift is one empty SYN_MT_REPORT; the clone has as many slots as
+    /// the graph tracks contacts.
+    @Test func aProtocolADevicesCloneListsEveryContactEachFrame() {
+        var device = DeviceDescription(name: "N-Trig")
+        device.codes[EventCodes.EV_KEY] = [EventCodes.BTN_TOUCH]
+        device.codes[EventCodes.EV_ABS] = [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y]
+        device.absinfo[EventCodes.ABS_MT_POSITION_X] = AbsInfo(minimum: 0, maximum: 9600)
+        device.absinfo[EventCodes.ABS_MT_POSITION_Y] = AbsInfo(minimum: 0, maximum: 7200)
+        #expect(PassThroughEncoder.slots(of: device) == GestureGraph.contactCapacity)
+        let events = Self.encoded(device, [
+            [(0, 0, .began, 100, 200), (1, 1, .began, 900, 700)], [(0, 0, .ended, 100, 200)], [(1, 1, .ended, 900, 700)],
+        ])
+        #expect(events == [
+            "ABS_MT_POSITION_X 100", "ABS_MT_POSITION_Y 200", "SYN_MT_REPORT 0", "ABS_MT_POSITION_X 900", "ABS_MT_POSITION_Y 700", "SYN_MT_REPORT 0",
+            "BTN_TOUCH 1", "SYN_REPORT 0",
+            "ABS_MT_POSITION_X 900", "ABS_MT_POSITION_Y 700", "SYN_MT_REPORT 0", "SYN_REPORT 0",
+            "SYN_MT_REPORT 0", "BTN_TOUCH 0", "SYN_REPORT 0",
+        ])
+    }
+}

@@ -8,6 +8,8 @@
 //         graph, registered targets, the daemon's actions, devices and socket; also ← TouchlineConfig)
 //       ← TouchlinePlot (pure: the SVG picture of `touchline plot`)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
+//       ← TouchlineTuning (pure: labels, scoring against them, the parameter search of `tune`;
+//         also ← TouchlineSettings, whose action filters are its labels' conditions)
 //   TouchlineInput (system calls: input devices through libevdev and libinput, uinput, epoll, the
 //     event socket's; files for the trace readers (← Trace), signals, threads, sd_notify, the
 //     privilege drop: the executable makes none of its own)
@@ -31,6 +33,7 @@ let package = Package(
         .library(name: "TouchlineSettings", targets: ["TouchlineSettings"]),
         .library(name: "TouchlinePlot", targets: ["TouchlinePlot"]),
         .library(name: "TouchlineTesting", targets: ["TouchlineTesting"]),
+        .library(name: "TouchlineTuning", targets: ["TouchlineTuning"]),
         .library(name: "TouchlineInput", targets: ["TouchlineInput"]),
         .library(name: "TouchlineLive", targets: ["TouchlineLive"]),
     ],
@@ -51,6 +54,7 @@ let package = Package(
         .target(name: "TouchlineSettings", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures"]),
         .target(name: "TouchlinePlot", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
+        .target(name: "TouchlineTuning", dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineSettings"]),
         .systemLibrary(
             name: "CLibevdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"]), .brew(["libevdev"])]
@@ -68,7 +72,7 @@ let package = Package(
             name: "touchline",
             dependencies: [
                 "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
-                "TouchlineLive",
+                "TouchlineLive", "TouchlineTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -82,7 +86,7 @@ let package = Package(
             name: "TouchlineGesturesTests",
             dependencies: [
                 "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineTesting", "TouchlineTrace",
-                "TouchlineTestSupport",
+                "TouchlineTuning", "TouchlineTestSupport",
             ]
         ),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),

@@ -168,14 +168,19 @@ public struct RecognizerParameter<Parameters>: Sendable {
     /// The value for a pen's contacts, when the kind ships one (docs/config.md#tools): a round
     /// that a pen starts uses it unless the configuration says otherwise.
     public let pen: ParameterValue?
+    /// The value in the parameter's unit, for a number a search may vary (`touchline tune`,
+    /// docs/tuning.md); nil for counts, flags and words, which it leaves alone.
+    let number: (@Sendable (Parameters) -> Double)?
 
     public init(_ name: String, _ unit: ParameterUnit, set: @escaping @Sendable (inout Parameters, ParameterValue) -> Void,
-                problem: @escaping @Sendable (Parameters) -> (found: String, expected: String)?, pen: ParameterValue? = nil) {
+                problem: @escaping @Sendable (Parameters) -> (found: String, expected: String)?, pen: ParameterValue? = nil,
+                number: (@Sendable (Parameters) -> Double)? = nil) {
         self.name = name
         self.unit = unit
         self.set = set
         self.problem = problem
         self.pen = pen
+        self.number = number
     }
 
     /// A count of fingers (0: any when `anyAllowed`).
@@ -184,16 +189,18 @@ public struct RecognizerParameter<Parameters>: Sendable {
     }
     /// A duration, more than 0 and at most the longest allowed.
     public static func duration(_ name: String, _ key: WritableKeyPath<Parameters, Interval> & Sendable) -> Self {
-        Self(name, .milliseconds, set: { $0[keyPath: key] = $1.interval }, problem: { ParameterLimits.duration($0[keyPath: key]) })
+        Self(name, .milliseconds, set: { $0[keyPath: key] = $1.interval }, problem: { ParameterLimits.duration($0[keyPath: key]) },
+             number: { Double($0[keyPath: key].microseconds) / 1000 })
     }
     /// A distance in mm, 0 or more; `pen`, the kind's value for a pen's contacts, if it ships one.
     public static func distance(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable, pen: Double? = nil) -> Self {
         Self(name, .millimetres, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.distance($0[keyPath: key]) },
-             pen: pen.map { ParameterValue(number: $0) })
+             pen: pen.map { ParameterValue(number: $0) }, number: { $0[keyPath: key] })
     }
     /// A normalized level, 0…1.
     public static func level(_ name: String, _ key: WritableKeyPath<Parameters, Double> & Sendable) -> Self {
-        Self(name, .normalized, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.level($0[keyPath: key]) })
+        Self(name, .normalized, set: { $0[keyPath: key] = $1.number }, problem: { ParameterLimits.level($0[keyPath: key]) },
+             number: { $0[keyPath: key] })
     }
     /// One of `words`.
     public static func word(_ name: String, _ key: WritableKeyPath<Parameters, String> & Sendable, _ words: [String]) -> Self {
@@ -285,6 +292,16 @@ public struct RecognizerKind: Hashable, Sendable {
             return RecognizerKind(r, p)
         }
         return pen(recognizer)
+    }
+
+    /// The parameters a search may vary (distances, durations, speeds, angles, levels: not
+    /// counts, flags or words) with their values now, in documentation order.
+    public var numericParameters: [(name: String, unit: ParameterUnit, value: Double)] {
+        func values<R: GestureRecognizer>(_ r: R.Type) -> [(name: String, unit: ParameterUnit, value: Double)] {
+            guard let p = storedParameters as? R.Parameters else { return [] }
+            return r.parameters.compactMap { declared in declared.number.map { (declared.name, declared.unit, $0(p)) } }
+        }
+        return values(recognizer)
     }
 
     /// Sets parameter `name` (declared: see `parameterNames`); false when the kind has none.

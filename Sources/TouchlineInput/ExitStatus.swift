@@ -6,6 +6,8 @@
 /// The exit statuses `touchline` uses, and no others.
 public enum ExitStatus {
     public static let ok: Int32 = 0
+    /// `score`: a label does not hold (as `diff` says the files differ, and score.py).
+    public static let labelsMissed: Int32 = 1
     /// A bad command line, including a bare `touchline` (EX_USAGE). ArgumentParser uses it for
     /// its own parse and validation errors too.
     public static let usage: Int32 = 64
@@ -26,7 +28,7 @@ public enum ExitStatus {
 
     /// The table as `--help` shows it.
     public static let table = """
-        Exit status: 0 success; 64 usage error (bad or missing arguments, a bare `touchline`, \
+        Exit status: 0 success; 1 `score`: a label does not hold; 64 usage error (bad or missing arguments, a bare `touchline`, \
         an output that is one of the inputs); \
         65 bad data (a trace or configuration line that cannot be read); 66 an input cannot be \
         opened (missing, a directory, no permission, not an input device); 67 `daemon --user` names \

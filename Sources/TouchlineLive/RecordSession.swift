@@ -77,12 +77,16 @@ public struct RecordSession {
     /// Records until a stop (SIGINT/SIGTERM) or until every device is gone, then ends the
     /// recognition as replay ends a file (pending deadlines fire, contacts still down are
     /// cancelled at the last time).
+    /// Asked after every wake: true ends the recording as a stop does (`record --guided`, once
+    /// its plan is done).
+    public var isDone: () -> Bool = { false }
+
     public mutating func run(_ source: inout some LiveSource, record: Record) throws {
         precondition((gestures != nil) == pipeline.recognizes, "gestures go somewhere exactly when the session recognizes")
         reading: while true {
             // No deadline: nothing is waited for but input.
             switch try source.wait(deadline: nil, { try self.take($0, record) }) {
-            case .input, .deadline, .hangup: continue
+            case .input, .deadline, .hangup: if isDone() { break reading }
             case .stop, .exhausted: break reading
             }
         }

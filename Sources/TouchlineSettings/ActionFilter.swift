@@ -72,7 +72,9 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
             guard key.description == field else { return }
             switch value {
             case let .integer(n): result = compare(.number(Double(n)))
-            case let .number(x, _): result = compare(.number(x))
+            // Rounded as the JSON writes it, so that a value read off an event (`scale` 0.700
+            // for 0.70004) compares as it reads.
+            case let .number(x, decimals): result = compare(.number(Self.rounded(x, decimals)))
             case let .duration(d): result = compare(.number(Double(d.microseconds) / 1_000_000))
             case let .word(w): result = compare(.word(w.description))
             case let .name(n): result = compare(.word(n.description))
@@ -104,6 +106,13 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
         default:
             return false
         }
+    }
+
+    static func rounded(_ x: Double, _ decimals: Int) -> Double {
+        guard x.isFinite, decimals >= 0, decimals <= 9 else { return x }
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        return (x * scale).rounded() / scale
     }
 
     public static func < (a: FieldFilter, b: FieldFilter) -> Bool {

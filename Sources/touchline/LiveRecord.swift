@@ -7,6 +7,7 @@ import TouchlineGestures
 import TouchlineInput
 import TouchlineLive
 import TouchlineTrace
+import TouchlineTuning
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -40,6 +41,9 @@ struct Record: ParsableCommand {
     @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
     var readyFile: String?
 
+    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [PROMPT]` lines, or a list such as tap:10,pinch:5.", valueName: "PLAN"))
+    var guided: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
@@ -64,6 +68,7 @@ struct Record: ParsableCommand {
         options.dropRecovery = .syncEventsFollow
         // The loop is TouchlineLive's (RecordSession, through the pipeline replay runs); this
         // writes the file.
+        var guide = try guided.map { try guidedSession($0, graphConfiguration ?? .default) }
         var source = try EvdevLiveSource(paths: devices, grab: grab)
         var session = RecordSession(options: options, configuration: graphConfiguration, configPath: config, warn: { warn($0) })
         try session.start(&source)
@@ -79,6 +84,8 @@ struct Record: ParsableCommand {
         let later = session.descriptions.indices.map { _ in EventSpill() }
         var writer = LibinputRecordWriter(devices: session.descriptions, sink: sink, nodes: devices)
         if let readyFile { try FileOutput(creating: readyFile).close() }
+        if let prompt = guide?.prompt { StandardError.write(prompt + "\n") }
+        session.isDone = { guide?.isFinished ?? false }
         // Devices 1… stream to the file after the recording, the one before `nextHeld` done.
         var nextHeld = 1
         var writerFinished = false
@@ -98,11 +105,15 @@ struct Record: ParsableCommand {
                 // device may have sent first).
                 if writer.origin == nil { writer.origin = event.time }
                 if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { try later[index].append(event) }
+                if guide?.feed(device: index, event) == true {
+                    StandardError.write((guide?.prompt ?? "done: \(guide?.attempts.count ?? 0) attempts recorded") + "\n")
+                }
             }
             gestureFile?.close()
             for notice in source.dropNotices { warn(notice) }
             try writeHeldAndFinish()
             try sink.commit()
+            if let guide { try writeLabels(guide) }
         } catch {
             // Nothing already read is lost: the held devices go in too (as far as the file
             // takes them), and the file is kept beside the output as convert keeps one.
@@ -119,5 +130,27 @@ struct Record: ParsableCommand {
         }
         frames?.close()
         frames = nil
+    }
+
+    /// The plan of --guided: a file, else the argument itself as a list.
+    func guidedSession(_ plan: String, _ graph: GraphConfiguration) throws -> GuidedSession {
+        let text = FileByteSource.exists(plan) ? String(decoding: try readSmallFile(plan, limit: GuidedPlan.maximumBytes), as: UTF8.self) : plan
+        var gestures: [String] = []
+        for spec in graph.recognizers where !gestures.contains(spec.kind.gesture.description) { gestures.append(spec.kind.gesture.description) }
+        do {
+            return GuidedSession(plan: try GuidedPlan.parse(text, gestures: gestures))
+        } catch {
+            throw CLIError.usage("--guided: \(error.description)")
+        }
+    }
+
+    /// OUT.labels.json beside the recording, naming it by its file name.
+    func writeLabels(_ guide: GuidedSession) throws {
+        let path = output + ".labels.json"
+        let sink = try FileByteSink(path: path, inputs: devices + [output])
+        var writer = sink
+        try writer.write(Array(guide.labels(file: output.split(separator: "/").last.map(String.init) ?? output).utf8))
+        try sink.commit()
+        StandardError.write("labels: \(path) (\(guide.attempts.count) attempts; touchline score \(path))\n")
     }
 }

@@ -193,6 +193,21 @@ $T replay --frames $out.yml > $out.replay.jsonl 2>$out.replay.err
 cmp -s $out.replay.jsonl $out.frames.jsonl; check "after SYN_DROPPED, replay --frames of the recording equals the frames seen live" $? "$(diff $out.replay.jsonl $out.frames.jsonl | head -4)"
 libinput analyze per-slot-delta $out.yml > $out.analyze 2>&1; check "libinput analyze per-slot-delta accepts a recording with SYN_DROPPED" $? "$(tail -3 $out.analyze)"
 
+# ---- record --guided (issue 27): play stands in for the person; the plan asks for the trace's 9
+# taps, each attempt's window becomes a label, the recording ends at the 9th lift, and score
+# accepts the labels it wrote (every one holds).
+f="$TR/evemu-devices/Atmel maXTouch Touchscreen.1-finger-fast-taps.events"
+out=$W/guided; rm -f $out.*
+$T play --start-delay 0.3 --hold 1 --wait-for $out.ready "$f" > $out.node 2>$out.play.err &
+PP=$!
+n=$(node_of $out.node)
+$T record --ready-file $out.ready --guided tap:9 -o $out.yml "$n" 2>$out.err
+s=$?
+wait $PP
+[ $s = 0 ] && [ -s $out.yml ] && [ "$(grep -c '"has": "tap"' $out.yml.labels.json)" = 9 ]; check "record --guided writes the recording and a label per attempt" $? "exit $s: $(cat $out.err)"
+grep -q "tap with one finger (9 of 9)" $out.err; check "record --guided prompts for each attempt" $? "$(cat $out.err)"
+$T score $out.yml.labels.json > $out.score 2>&1; check "score accepts the guided recording's labels (every one holds)" $? "$(tail -3 $out.score)"
+
 # ---- hotplug: no device named, a touchscreen plugged in after the start is used (evdev: an
 # inotify watch on /dev/input; libinput: the udev seat), and its removal is followed
 for backend in evdev libinput; do

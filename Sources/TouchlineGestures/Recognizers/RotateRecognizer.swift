@@ -69,7 +69,7 @@ extension RotateMeasure {
     public static let parameterDeclarations: [RecognizerParameter<RotateParameters>] = [
         RecognizerParameter("minimumAngle", .degrees, set: { $0.minimumAngle = $1.number }, problem: {
             ParameterLimits.angle($0.minimumAngle, highest: GraphConfiguration.Limits.widestRotateAngle, lowestExcluded: false)
-        }),
+        }, number: { $0.minimumAngle }),
         .distance("minimumTravel", \.minimumTravel),
         .duration("velocityWindow", \.velocityWindow),
     ]

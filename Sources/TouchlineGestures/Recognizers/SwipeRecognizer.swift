@@ -160,11 +160,11 @@ extension SwipeRecognizer: GestureRecognizer {
         .fingers("fingers", anyAllowed: true, \.fingers),
         .distance("minimumDistance", \.minimumDistance),
         RecognizerParameter("minimumVelocity", .millimetresPerSecond, set: { $0.minimumVelocity = $1.number },
-                            problem: { ParameterLimits.speed($0.minimumVelocity) }),
+                            problem: { ParameterLimits.speed($0.minimumVelocity) }, number: { $0.minimumVelocity }),
         RecognizerParameter("maximumAngle", .degrees, set: { $0.maximumAngle = $1.number }, problem: {
             ParameterLimits.angle($0.maximumAngle, highest: GraphConfiguration.Limits.widestSwipeAngle, lowestExcluded: true,
                                   meaning: " (the angle from the nearest axis)")
-        }),
+        }, number: { $0.maximumAngle }),
         .duration("maximumDuration", \.maximumDuration),
     ]
     public init(parameters: SwipeParameters, surface: Size) { self.init(parameters: parameters) }

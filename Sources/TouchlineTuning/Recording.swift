@@ -1,0 +1,60 @@
+import TouchlineCore
+import TouchlineGestures
+
+// A recording held in memory for scoring and tuning: per device the frames its assembler made
+// (rotated and calibrated when a [[device]] section says so) and the surface its graph sees.
+// The trace is read and assembled once; every candidate configuration then runs only the graph
+// over these frames. Each device's graph is independent of the others' (the pipeline orders
+// their outputs in time, which a label does not look at), so a device's events here are the
+// ones `touchline replay` prints for it.
+
+public struct RecordedDevice: Sendable {
+    /// The trace's index for the device (`device` in its events).
+    public var index: Int
+    public var surface: Size
+    public var frames: [TouchFrame]
+    /// The device's own graph (a [[device]] section's `graph`): a search leaves it as it is.
+    public var configuration: GraphConfiguration?
+
+    public init(index: Int, surface: Size, frames: [TouchFrame] = [], configuration: GraphConfiguration? = nil) {
+        self.index = index
+        self.surface = surface
+        self.frames = frames
+        self.configuration = configuration
+    }
+}
+
+public struct Recording: Sendable {
+    public var devices: [RecordedDevice]
+    /// The time of the trace's first event (of any device): labels count from it.
+    public var origin: Timestamp
+
+    public init(devices: [RecordedDevice], origin: Timestamp) {
+        self.devices = devices
+        self.origin = origin
+    }
+
+    public var frameCount: Int { devices.reduce(0) { $0 + $1.frames.count } }
+
+    /// Every device's events under `configuration`, device by device, each in its own order.
+    /// `explain`: with the arena's decision lines (gesture `explain`).
+    public func events(_ configuration: GraphConfiguration, explain: Bool = false) throws(GraphConfigurationError) -> [GestureEvent] {
+        var events: [GestureEvent] = []
+        try run(configuration, explain: explain) { events.append($0) }
+        return events
+    }
+
+    /// The same events, each handed to `emit` as the graph says it (a search keeps none).
+    public func run(_ configuration: GraphConfiguration, explain: Bool = false, emit: (GestureEvent) -> Void) throws(GraphConfigurationError) {
+        for device in devices {
+            var driver = try ReplayDriver(configuration: device.configuration ?? configuration, surface: device.surface)
+            driver.graph.device = device.index
+            driver.graph.explain = explain
+            for frame in device.frames { driver.feed(frame, emit: emit) }
+            driver.finish(emit: emit)
+        }
+    }
+
+    /// Seconds from the recording's first event.
+    public func seconds(_ time: Timestamp) -> Double { Double((time - origin).microseconds) / 1_000_000 }
+}

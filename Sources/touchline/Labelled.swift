@@ -1,0 +1,103 @@
+// What `score` and `tune` share: the labels files read, each labelled recording read and
+// assembled into frames once (TouchlineTuning's Recording), and work spread over threads with
+// the results in a fixed order.
+import ArgumentParser
+import Synchronization
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+import TouchlineSettings
+import TouchlineTuning
+
+struct LabelledSet {
+    /// Per recording (over every labels file, in order): its entry and its frames.
+    var entries: [LabelledRecording] = []
+    var recordings: [Recording] = []
+
+    var labelCount: Int { entries.reduce(0) { $0 + $1.labels.count } }
+
+    /// Reads every labels file and every recording they name (the recordings on `jobs` threads).
+    static func load(_ paths: [String], devices: DeviceConfiguration, configPath: String?, jobs: Int) throws -> LabelledSet {
+        var set = LabelledSet()
+        for path in paths {
+            let bytes = try readSmallFile(path, limit: LabelSet.maximumBytes + 1)
+            if bytes.count > LabelSet.maximumBytes {
+                throw CLIError.data("\(path): a labels file is at most \(LabelSet.maximumBytes >> 20) MiB")
+            }
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            do {
+                set.entries += try LabelSet.parse(bytes, file: path, directory: path.hasPrefix("/") && directory.isEmpty ? "/" : directory).recordings
+            } catch {
+                throw CLIError.data(error.description)
+            }
+        }
+        let entries = set.entries
+        let results = inOrder(entries.count, jobs: jobs) { i -> Result<Recording, CLIErrorBox> in
+            do { return .success(try readRecording(entries[i], devices: devices, configPath: configPath)) } catch {
+                return .failure(CLIErrorBox(error: error))
+            }
+        }
+        for result in results {
+            switch result {
+            case let .success(recording): set.recordings.append(recording)
+            case let .failure(box): throw box.error
+            }
+        }
+        return set
+    }
+
+    /// One recording's frames, per device, as `replay` assembles them (its `args`, `desc` and
+    /// the configuration's [[device]] sections applied).
+    static func readRecording(_ entry: LabelledRecording, devices configuration: DeviceConfiguration, configPath: String?) throws -> Recording {
+        let input: InputOptions
+        do {
+            input = try InputOptions.parse(entry.args + (entry.desc.map { ["--desc", $0] } ?? []))
+        } catch {
+            throw CLIError.data("\(entry.file): its args \(entry.args): \(InputOptions.message(for: error))")
+        }
+        var trace = try TraceFile.open(entry.path, input: input)
+        var pipeline = GesturePipeline(assemblerOptions: input.assemblerOptions, recognizes: false)
+        var devices = TraceDevices(configuration, configPath: configPath)
+        var recorded: [RecordedDevice] = []
+        var slot: [Int: Int] = [:]
+        var origin: Timestamp?
+        while let (index, event) = try trace.next() {
+            if origin == nil { origin = event.time }
+            if !pipeline.isStarted(index) {
+                if devices.ignored.contains(index) { continue }
+                guard let settings = try devices.start(index, of: trace, in: &pipeline) else { continue }
+                let size = pipeline.assembler(of: index)!.geometry.size
+                slot[index] = recorded.count
+                recorded.append(RecordedDevice(
+                    index: index, surface: settings?.transform?.surface(size) ?? size, configuration: settings?.graphConfiguration))
+            }
+            if pipeline.feed(device: index, event, emit: { _ in }) { recorded[slot[index]!].frames.append(pipeline.frame(of: index)) }
+        }
+        return Recording(devices: recorded, origin: origin ?? .zero)
+    }
+}
+
+/// An error carried out of a worker thread (errors are not all Sendable).
+struct CLIErrorBox: Error, @unchecked Sendable {
+    let error: any Error
+}
+
+/// `body(0..<count)` on up to `jobs` threads; the results in index order, whatever the threads'
+/// timing, so that every output built from them is the same bytes for any --jobs.
+func inOrder<T: Sendable>(_ count: Int, jobs: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let workers = max(1, min(jobs, count))
+    if workers == 1 { return (0..<count).map(body) }
+    let state = Mutex((next: 0, results: [T?](repeating: nil, count: count)))
+    runOnThreads(workers) { _ in
+        while true {
+            let i = state.withLock { s -> Int in
+                defer { s.next += 1 }
+                return s.next
+            }
+            guard i < count else { return }
+            let value = body(i)
+            state.withLock { $0.results[i] = value }
+        }
+    }
+    return state.withLock { $0.results.map { $0! } }
+}

@@ -1,0 +1,68 @@
+import Testing
+import TouchlineCore
+import TouchlineTuning
+
+/// `record --guided`'s plan and windows, from the events a recording gets: a person standing
+/// in, touch by touch, in virtual time.
+struct GuidedTests {
+    let gestures = ["tap", "longPress", "edgeSwipe", "swipe", "pinch", "rotate", "pan"]
+
+    func event(_ seconds: Double, _ type: UInt16, _ code: UInt16, _ value: Int32) -> InputEvent {
+        InputEvent(time: Timestamp(microseconds: Int64(seconds * 1_000_000)), type: type, code: code, value: value)
+    }
+
+    /// A touch from `down` to `up` (s): BTN_TOUCH and a report each time.
+    func touch(_ session: inout GuidedSession, device: Int = 0, _ down: Double, _ up: Double) -> Bool {
+        _ = session.feed(device: device, event(down, EventCodes.EV_KEY, EventCodes.BTN_TOUCH, 1))
+        _ = session.feed(device: device, event(down, EventCodes.EV_SYN, EventCodes.SYN_REPORT, 0))
+        let ended = session.feed(device: device, event(up, EventCodes.EV_KEY, EventCodes.BTN_TOUCH, 0))
+        _ = session.feed(device: device, event(up, EventCodes.EV_SYN, EventCodes.SYN_REPORT, 0))
+        return ended
+    }
+
+    @Test func promptsFollowTheAttemptsAndTheirWindowsBecomeLabels() throws {
+        let plan = try GuidedPlan.parse("# two taps, then a pinch\ntap 2\npinch 1 pinch in with two fingers\n", gestures: gestures)
+        #expect(plan.steps.map(\.gesture) == ["tap", "pinch"])
+        var session = GuidedSession(plan: plan)
+        #expect(session.prompt == "tap with one finger (1 of 2)")
+        // The recording's first event, before any touch: windows count from it.
+        _ = session.feed(device: 0, event(10.0, EventCodes.EV_SYN, EventCodes.SYN_REPORT, 0))
+        let ended1 = touch(&session, 11.0, 11.1)
+        #expect(ended1)
+        #expect(session.prompt == "tap with one finger (2 of 2)")
+        let ended2 = touch(&session, 12.0, 12.08)
+        #expect(ended2)
+        #expect(session.prompt == "pinch in with two fingers (1 of 1)")
+        // Two devices touched at once are one attempt, ended by the last lift.
+        _ = session.feed(device: 1, event(13.0, EventCodes.EV_KEY, EventCodes.BTN_TOUCH, 1))
+        let ended3 = touch(&session, device: 0, 13.2, 13.5)
+        #expect(!ended3)
+        let ended4 = session.feed(device: 1, event(13.9, EventCodes.EV_KEY, EventCodes.BTN_TOUCH, 0))
+        #expect(ended4)
+        #expect(session.isFinished && session.prompt == nil)
+        // After the plan, touches are recorded but not labelled.
+        let ended5 = touch(&session, 15.0, 15.1)
+        #expect(!ended5)
+
+        let text = session.labels(file: "panel \"A\".yml")
+        let set = try LabelSet.parse(Array(text.utf8), file: "panel.yml.labels.json", directory: "/data")
+        #expect(set.recordings.count == 1)
+        #expect(set.recordings[0].path == "/data/panel \"A\".yml")
+        #expect(set.recordings[0].labels.map(\.description) == ["has tap 0.90..1.60 s", "has tap 1.90..2.58 s", "has pinch 2.90..4.40 s"])
+        #expect(set.recordings[0].labels[2].why == "guided: pinch in with two fingers (1 of 1)")
+    }
+
+    @Test func aPlanIsALineAListOrAMistakeNamed() throws {
+        #expect(try GuidedPlan.parse("edgeSwipe:3,tap:1", gestures: gestures).steps.map { "\($0.gesture) \($0.count) \($0.prompt)" }
+            == ["edgeSwipe 3 swipe in from an edge", "tap 1 tap with one finger"])
+        #expect(throws: LabelError.self) { try GuidedPlan.parse("tapp 3", gestures: gestures) }
+        #expect(throws: LabelError.self) { try GuidedPlan.parse("tap three", gestures: gestures) }
+        #expect(throws: LabelError.self) { try GuidedPlan.parse("tap:0", gestures: gestures) }
+        #expect(throws: LabelError.self) { try GuidedPlan.parse("# nothing\n", gestures: gestures) }
+        do {
+            _ = try GuidedPlan.parse("tap 2\npinch x\n", gestures: gestures)
+        } catch {
+            #expect(error.description == "plan line 2: 'pinch x': expected GESTURE COUNT [PROMPT] (a count from 1 to 1000)")
+        }
+    }
+}

@@ -69,6 +69,12 @@ for f in edge-swipe-left.yml tap.yml pan.yml three-finger-swipe-up.yml; do
     n=$(node_of $P/play$k.node)
     if c=$(clone_of "$n"); then
         udevadm settle -t 10
+        # libinput's own reader on the clone too, as an application's stack would read it.
+        libinput debug-events --device "$c" > $P/li$k.txt 2>&1 &
+        PL=$!
+        # Its device is open once it says DEVICE_ADDED (at most 10 s); the gesture is played
+        # only after the recorder below is ready too.
+        i=0; while ! grep -q DEVICE_ADDED $P/li$k.txt 2>/dev/null && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
         $T record --ready-file $P/ready$k -o $P/clone$k.yml "$c" 2>$P/rec$k.err &
         PR=$!
         describe "$n" > $P/dev$k.desc; describe "$c" > $P/clone$k.desc
@@ -77,11 +83,12 @@ for f in edge-swipe-left.yml tap.yml pan.yml three-finger-swipe-up.yml; do
         echo "  $f: $n cloned as $c"
     else
         fail "pass-through: $n ($f) is cloned" "no clone in /proc/bus/input/devices; $(tail -3 $P/daemon.err)"
-        touch $P/ready$k; PR=
+        touch $P/ready$k; PR=; PL=
     fi
     wait $PP
     sleep 0.5
     [ -n "$PR" ] && { kill -TERM $PR; wait $PR; }
+    [ -n "$PL" ] && { kill -TERM $PL; wait $PL 2>/dev/null; }
     k=$((k + 1))
 done
 # The edge swipe was recognized (and kept from the clone); the tap and the pan too.
@@ -95,6 +102,14 @@ grep -q '"gesture":"swipe","phase":"recognized".*"fingers":3' $P/daemon.jsonl
 check "pass-through: the consumed three-finger swipe is still recognized" $? "$(grep '"swipe"' $P/daemon.jsonl | head -c 300)"
 [ -s $P/clone3.yml ] && [ "$(tracking $P/clone3.yml)" = 0 ]
 check "pass-through: the consumed three-finger swipe never reaches the clone" $? "$(grep -c SYN_REPORT $P/clone3.yml) frames: $(grep -m3 'EV_ABS / ABS_MT' $P/clone3.yml | tr '\n' ' ')"
+# What libinput reads from the clones: the tap at its place (Recordings/tap.yml: 100.00/70.00
+# mm), the pan's touch, and nothing of the consumed gestures.
+grep -q "TOUCH_DOWN.*(100.00/70.00mm)" $P/li1.txt && grep -q "TOUCH_UP" $P/li1.txt
+check "pass-through: libinput debug-events on the clone reads the tap down at 100.00/70.00 mm and up" $? "$(grep -m2 TOUCH $P/li1.txt | tr '\n' ' ') $(head -c 300 $P/li1.txt)"
+grep -q "TOUCH_MOTION" $P/li2.txt && grep -q "TOUCH_UP" $P/li2.txt
+check "pass-through: libinput debug-events on the clone reads the pan" $? "$(head -c 300 $P/li2.txt)"
+! grep -q "TOUCH_DOWN" $P/li0.txt && ! grep -q "TOUCH_DOWN" $P/li3.txt
+check "pass-through: libinput debug-events reads nothing of the consumed edge swipe and three-finger swipe" $? "$(grep -m2 TOUCH_DOWN $P/li0.txt $P/li3.txt | tr '\n' ' ')"
 for pair in 1:tap.yml 2:pan.yml; do
     i=${pair%%:*}; f=${pair#*:}
     frames $P/clone$i.yml > $P/got$i; frames Recordings/$f > $P/want$i

@@ -84,22 +84,6 @@ public struct ActionSpec: Hashable, Sendable {
     }
 }
 
-extension GestureEvent {
-    /// The detail's `direction` field (swipe, edge swipe), if any.
-    public var direction: SwipeDirection? {
-        var found: SwipeDirection?
-        detail.forEachField { name, value in
-            guard name.description == "direction" else { return }
-            switch value {
-            case let .word(w): found = SwipeDirection.allCases.first { $0.name.description == w.description }
-            case let .text(t): found = SwipeDirection.allCases.first { $0.name.description == t }
-            default: break
-            }
-        }
-        return found
-    }
-}
-
 /// The buttons a `button` action clicks (EV_KEY codes BTN_LEFT, BTN_RIGHT, BTN_MIDDLE).
 public enum PointerButton: String, CaseIterable, Hashable, Sendable {
     case left, right, middle

@@ -79,14 +79,23 @@ let package = Package(
         // What the tests share (not a product): where the package and the shared traces are,
         // how a trace file is opened, the heap-object counter of the allocation tests.
         .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),
+        // The steady-state workloads the allocation tests count, and the single-threaded process
+        // that counts them (Tests/AllocationProbe/main.swift says why it is a process of its own).
+        .target(
+            name: "AllocationWorkloads", dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting"],
+            path: "Tests/AllocationWorkloads"
+        ),
+        .executableTarget(
+            name: "allocation-probe", dependencies: ["AllocationWorkloads", "TouchlineCore"], path: "Tests/AllocationProbe"
+        ),
         .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig", "TouchlineTestSupport"]),
-        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore", "TouchlineTestSupport"]),
+        .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore", "TouchlineTestSupport", "AllocationWorkloads"]),
         .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace", "TouchlineTestSupport"]),
         .testTarget(
             name: "TouchlineGesturesTests",
             dependencies: [
                 "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineTesting", "TouchlineTrace",
-                "TouchlineTuning", "TouchlineTestSupport",
+                "TouchlineTuning", "TouchlineTestSupport", "AllocationWorkloads",
             ]
         ),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),

@@ -81,6 +81,12 @@ public struct GestureGraph: Sendable, ArenaHost {
     }
 
     let targetNames: [GestureName]
+    /// Keeps the entries of this graph's names (its targets' and recognizers') while any copy of
+    /// the graph lives: its names, and the events it emits, are read from them. Taken before
+    /// the names are (`GestureName(sharing:)`), so that no one else's hold decides their life:
+    /// a graph that took a name another graph's hold kept, without keeping it, read freed memory
+    /// once that hold went (issue 37: a replay beside a live session, in one process).
+    let nameHold: InternedString.Hold
     /// Target indices, topmost first.
     var hitOrder: [Int]
     /// The recognizers, the targets' state (`store[target: t]`) and the tracked contacts, in
@@ -132,6 +138,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
         let specs = configuration.recognizers
+        nameHold = InternedString.Hold(targetSpecs.map(\.name) + specs.map(\.name))
         carry = CarryRoute(plan: CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets))
         let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName(sharing: $0.name) })
         targetNames = allNames
@@ -139,8 +146,8 @@ public struct GestureGraph: Sendable, ArenaHost {
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        // Shared: the daemon holds a graph's names while it runs (LiveSession.nameHolds) and frees
-        // those nobody registers any more; without a hold they live as long as the process.
+        // Shared: kept by `nameHold` while the graph lives, and freed once no graph has them (a
+        // name a client registered, issue 24 item 7) unless `init(_:)` made them permanent.
         names = specs.map { GestureName(sharing: $0.name) }
         kinds = specs.map(\.kind.gesture)
         readsForce = specs.contains { $0.kind.recognizer.readsForce }

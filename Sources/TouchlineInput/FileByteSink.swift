@@ -147,6 +147,25 @@ public struct FileByteSink: ByteSink {
         return nil
     }
 
+    /// Refuses, before any work, an output that must be a regular file (a configuration `tune`
+    /// writes, which is read back before it replaces anything): empty, a folder, a FIFO, a
+    /// device (/dev/null would take the file and keep nothing), or one of `inputs`. A missing
+    /// file is fine: it is created.
+    public static func checkRegularOutput(_ path: String, option: String, inputs: [String]) throws(CLIError) {
+        guard !path.isEmpty else { throw CLIError.usage("\(option) \"\": expected the path of the file to write") }
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return }
+            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
+        }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            let what = kind == S_IFDIR ? "a directory" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR ? "a character device" : kindName(kind)
+            throw CLIError.output("\(path): is \(what), not a regular file; \(option) writes a regular file (written beside it, then renamed over it)")
+        }
+        try refuseInputs(output: path, stat: st, inputs: inputs)
+    }
+
     /// Whether the bytes go to the output directly (a FIFO, a device, standard output).
     public var writesInPlace: Bool {
         if case .inPlace = state.mode { return true }

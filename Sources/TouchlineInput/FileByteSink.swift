@@ -234,6 +234,14 @@ public struct FileByteSink: ByteSink {
     }
 }
 
+/// Whether two paths name one file (by device and inode, following symlinks): `score L L`
+/// reads a labels file given twice once.
+public func sameFile(_ a: String, _ b: String) -> Bool {
+    var st = stat()
+    guard a != "-", b != "-", stat(a, &st) == 0 else { return false }
+    return sameFile(identity: (st.st_dev, st.st_ino), b)
+}
+
 /// Whether `path` is the file with this device and inode (following symlinks).
 func sameFile(identity: (dev_t, ino_t), _ path: String) -> Bool {
     var st = stat()

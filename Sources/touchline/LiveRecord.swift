@@ -134,7 +134,9 @@ struct Record: ParsableCommand {
 
     /// The plan of --guided: a file, else the argument itself as a list.
     func guidedSession(_ plan: String, _ graph: GraphConfiguration) throws -> GuidedSession {
-        let text = FileByteSource.exists(plan) ? String(decoding: try readSmallFile(plan, limit: GuidedPlan.maximumBytes), as: UTF8.self) : plan
+        // Anything at that path is a plan file, read only if it is a regular file: a folder or
+        // a FIFO is refused, not taken as the text of a plan (nor waited on).
+        let text = FileByteSource.isPresent(plan) ? String(decoding: try readSmallFile(plan, limit: GuidedPlan.maximumBytes, what: "a guided plan"), as: UTF8.self) : plan
         var gestures: [String] = []
         for spec in graph.recognizers where !gestures.contains(spec.kind.gesture.description) { gestures.append(spec.kind.gesture.description) }
         do {

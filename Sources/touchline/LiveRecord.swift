@@ -41,7 +41,7 @@ struct Record: ParsableCommand {
     @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
     var readyFile: String?
 
-    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [PROMPT]` lines, or a list such as tap:10,pinch:5.", valueName: "PLAN"))
+    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [FIELD=VALUE…] [PROMPT]` lines, each followed by any `none GESTURE [FIELD=VALUE…]` lines (what must not happen), or a list such as edgeSwipe:10:edge=left,none:pan,tap:10.", valueName: "PLAN"))
     var guided: String?
 
     @OptionGroup var input: InputOptions

@@ -35,6 +35,23 @@ struct Tune: ParsableCommand {
 
     func validate() throws {
         if let holdout, holdout < 2 { throw ValidationError("--holdout takes a number of folds, 2 or more; got \(holdout).") }
+        if let parameters { _ = try Self.parameterList(parameters) }
+    }
+
+    /// `--parameters`' names. Nothing to search, an empty item, a name given twice or a
+    /// parameter whose kind is named too is refused, rather than searching nothing or merging.
+    static func parameterList(_ text: String) throws -> [String] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0.filter { $0 != " " }) }
+        if names.allSatisfy(\.isEmpty) {
+            throw ValidationError("--parameters \"\(text)\": names no parameter; give kind.parameter or kind names, comma-separated (edgeSwipe.margin,tap), or leave the option out to search them all.")
+        }
+        for (i, name) in names.enumerated() {
+            if name.isEmpty { throw ValidationError("--parameters \"\(text)\": item \(i + 1) is empty.") }
+            if names[..<i].contains(name) { throw ValidationError("--parameters: '\(name)' is given twice.") }
+            let kind = name.split(separator: ".").first.map(String.init) ?? name
+            if kind != name, names.contains(kind) { throw ValidationError("--parameters: '\(name)' is searched already as part of '\(kind)'.") }
+        }
+        return names
     }
 
     func run() throws {
@@ -47,7 +64,7 @@ struct Tune: ParsableCommand {
                 outputCheck = try OutputCheck(config: options.config)
             }
             let (graph, devices) = try options.config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-            let only = parameters.map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }
+            let only = try parameters.map(Self.parameterList)
             let searched = TunableParameter.all(in: graph, only: only)
             if let only {
                 let known = TunableParameter.all(in: graph)

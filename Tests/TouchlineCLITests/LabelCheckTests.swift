@@ -7,13 +7,19 @@ import Testing
 /// And what `score` reads (items 3 to 5): streamed in order, regular files only, a labels file
 /// given twice read once.
 @Suite struct LabelCheckTests {
-    /// A one-tap panel and a labels file whose third line is `label`.
-    func score(_ label: String, _ extra: String...) throws -> CLIResult {
+    /// A folder holding `panel.evemu`, one tap of 80 ms.
+    static func tapPanel() throws -> URL {
         let dir = Paths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         var p = CraftedPanel()
         p.stroke(at: 0, x: 100, y: 60, duration: 0.08, steps: 2)
         try p.text.write(to: dir.appendingPathComponent("panel.evemu"), atomically: true, encoding: .utf8)
+        return dir
+    }
+
+    /// A one-tap panel and a labels file whose third line is `label`.
+    func score(_ label: String, _ extra: String...) throws -> CLIResult {
+        let dir = try Self.tapPanel()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let labels = dir.appendingPathComponent("labels.json").path
         try "{\"version\": 1, \"recordings\": [\n {\"file\": \"panel.evemu\", \"expect\": [\n  \(label)\n ]}\n]}\n"
             .write(toFile: labels, atomically: true, encoding: .utf8)
@@ -73,11 +79,8 @@ import Testing
     /// `score` prints each recording's lines as its window finishes: the recordings before a
     /// bad one are reported before the error (they used to be read all before anything).
     @Test func scoreStreamsRecordingsInOrder() throws {
-        let dir = Paths.temporaryDirectory()
+        let dir = try Self.tapPanel()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var p = CraftedPanel()
-        p.stroke(at: 0, x: 100, y: 60, duration: 0.08, steps: 2)
-        try p.text.write(to: dir.appendingPathComponent("panel.evemu"), atomically: true, encoding: .utf8)
         let labels = dir.appendingPathComponent("labels.json").path
         let good = #"{"file": "panel.evemu", "expect": [{"has": "tap"}]}"#
         try "[\(good), \(good), \(good), {\"file\": \"missing.evemu\", \"expect\": []}]".write(toFile: labels, atomically: true, encoding: .utf8)
@@ -90,11 +93,8 @@ import Testing
     /// A FIFO named as a recording is refused as a configuration would be, not waited on; a
     /// labels file given twice counts its recordings once.
     @Test func recordingsAreRegularFilesAndALabelsFileCountsOnce() throws {
-        let dir = Paths.temporaryDirectory()
+        let dir = try Self.tapPanel()
         defer { try? FileManager.default.removeItem(at: dir) }
-        var p = CraftedPanel()
-        p.stroke(at: 0, x: 100, y: 60, duration: 0.08, steps: 2)
-        try p.text.write(to: dir.appendingPathComponent("panel.evemu"), atomically: true, encoding: .utf8)
         #expect(mkfifo(dir.appendingPathComponent("fifo.evemu").path, 0o600) == 0)
         let labels = dir.appendingPathComponent("labels.json").path
         try #"[{"file": "fifo.evemu", "expect": [{"has": "tap"}]}]"#.write(toFile: labels, atomically: true, encoding: .utf8)

@@ -9,7 +9,8 @@
 //       ← TouchlinePlot (pure: the SVG picture of `touchline plot`)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
 //       ← TouchlineTuning (pure: labels, scoring against them, the parameter search of `tune`;
-//         also ← TouchlineSettings, whose action filters are its labels' conditions)
+//         also ← TouchlineSettings, whose action filters are its labels' conditions, and
+//         TouchlineConfig, whose document positions say where `tune -o` edits a value)
 //   TouchlineInput (system calls: input devices through libevdev and libinput, uinput, epoll, the
 //     event socket's; files for the trace readers (← Trace), signals, threads, sd_notify, the
 //     privilege drop: the executable makes none of its own)
@@ -54,7 +55,7 @@ let package = Package(
         .target(name: "TouchlineSettings", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures"]),
         .target(name: "TouchlinePlot", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
-        .target(name: "TouchlineTuning", dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineSettings"]),
+        .target(name: "TouchlineTuning", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineSettings"]),
         .systemLibrary(
             name: "CLibevdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"]), .brew(["libevdev"])]

@@ -56,12 +56,107 @@ public enum JSONReader {
         }
         return value
     }
+
+    /// Reads as `read`, and says where each value starts: `offsets` holds byte offsets in
+    /// preorder (a value, then for an array its items, for an object each member's key and then
+    /// its value), so that a reader of a file (labels) can name the line and column of what it
+    /// refuses. A key given twice in one object is refused here, where `read` keeps the last:
+    /// the offsets would no longer follow the value.
+    public static func readLocated<Bytes: Collection<UInt8>>(_ bytes: Bytes, maximumDepth: Int = maximumDepth) throws(JSONReadError) -> (JSONValue, offsets: [Int]) {
+        var parser = Parser(bytes: Array(bytes), maximumDepth: maximumDepth)
+        parser.offsets = []
+        parser.skipSpace()
+        let value = try parser.value(depth: 1)
+        parser.skipSpace()
+        if parser.index < parser.bytes.count {
+            throw parser.error("unexpected \(parser.describe(parser.bytes[parser.index])) after the value")
+        }
+        return (value, parser.offsets ?? [])
+    }
+}
+
+/// Reads a document piece by piece, for a file too large to hold as one value (a labels file of
+/// 200,000 recordings): the caller walks its outer object or list and takes each item as a
+/// value of its own, with the offsets `readLocated` gives (absolute byte offsets).
+public struct JSONPieceReader {
+    private var parser: Parser
+
+    public init(_ bytes: [UInt8]) {
+        parser = Parser(bytes: bytes, maximumDepth: JSONReader.maximumDepth)
+        parser.skipSpace()
+    }
+
+    /// The next byte past white space, not taken.
+    public mutating func peek() -> UInt8? {
+        parser.skipSpace()
+        return parser.index < parser.bytes.count ? parser.bytes[parser.index] : nil
+    }
+
+    /// Where the next byte is (past white space).
+    public mutating func offset() -> Int {
+        parser.skipSpace()
+        return parser.index
+    }
+
+    /// Takes `[` or `{`.
+    public mutating func open(_ bracket: UInt8) throws(JSONReadError) {
+        guard peek() == bracket else {
+            throw parser.error(parser.index < parser.bytes.count ? "unexpected \(parser.describe(parser.bytes[parser.index])), expected '\(Character(Unicode.Scalar(bracket)))'" : "unexpected end")
+        }
+        parser.index += 1
+    }
+
+    /// Within a list: true when another item follows (its comma taken), false at `]` (taken).
+    /// `first`: no comma before this one.
+    public mutating func more(_ close: UInt8, first: Bool) throws(JSONReadError) -> Bool {
+        guard let next = peek() else { throw parser.error("unexpected end, expected '\(Character(Unicode.Scalar(close)))'") }
+        if next == close {
+            parser.index += 1
+            return false
+        }
+        if first { return true }
+        guard next == UInt8(ascii: ",") else {
+            throw parser.error("unexpected \(parser.describe(next)), expected ',' or '\(Character(Unicode.Scalar(close)))'")
+        }
+        parser.index += 1
+        parser.skipSpace()
+        return true
+    }
+
+    /// A member's key and its colon: the key and where it starts.
+    public mutating func key() throws(JSONReadError) -> (String, offset: Int) {
+        let start = offset()
+        guard start < parser.bytes.count, parser.bytes[start] == UInt8(ascii: "\"") else {
+            throw parser.error(start < parser.bytes.count ? "unexpected \(parser.describe(parser.bytes[start])), expected a key (a string)" : "unexpected end, expected a key")
+        }
+        let key = try parser.string()
+        guard peek() == UInt8(ascii: ":") else { throw parser.error("expected ':'") }
+        parser.index += 1
+        parser.skipSpace()
+        return (key, start)
+    }
+
+    /// One value, whole, with its offsets in preorder (as `readLocated`'s).
+    public mutating func value() throws(JSONReadError) -> (JSONValue, offsets: [Int]) {
+        parser.skipSpace()
+        parser.offsets = []
+        let value = try parser.value(depth: 2)
+        defer { parser.offsets = nil }
+        return (value, parser.offsets ?? [])
+    }
+
+    /// Nothing but white space is left.
+    public mutating func end() throws(JSONReadError) {
+        if let next = peek() { throw parser.error("unexpected \(parser.describe(next)) after the value") }
+    }
 }
 
 private struct Parser {
     let bytes: [UInt8]
     let maximumDepth: Int
     var index = 0
+    /// Where each value and key starts, in preorder (`readLocated`); nil: not kept.
+    var offsets: [Int]?
 
     init(bytes: [UInt8], maximumDepth: Int) {
         self.bytes = bytes
@@ -84,6 +179,7 @@ private struct Parser {
 
     mutating func value(depth: Int) throws(JSONReadError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end, expected a value") }
+        offsets?.append(index)
         switch bytes[index] {
         case UInt8(ascii: "{"): return try object(depth: depth)
         case UInt8(ascii: "["): return try array(depth: depth)
@@ -146,7 +242,12 @@ private struct Parser {
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end, expected a key") }
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("unexpected \(describe(bytes[index])), expected a key (a string)") }
+            let keyStart = index
+            offsets?.append(index)
             let key = try string()
+            if offsets != nil, members.contains(where: { $0.key == key }) {
+                throw error("the key \"\(key)\" again in one object; expected each key once", at: keyStart)
+            }
             skipSpace()
             guard index < bytes.count else { throw error("unexpected end, expected ':'") }
             guard bytes[index] == UInt8(ascii: ":") else { throw error("unexpected \(describe(bytes[index])), expected ':'") }

@@ -27,6 +27,23 @@ public struct TouchStatistics: Hashable, Sendable {
     public private(set) var contactIDs: [ContactID] = []
     public static let maxContactIDs = 4096
 
+    /// One touch sequence: when and where it went down and came up, to label a recording by
+    /// hand (`touchline inspect --json`'s `touches`).
+    public struct Touch: Hashable, Sendable {
+        public var id: ContactID
+        public var start: Timestamp
+        public var startPosition: Point
+        /// Nil while it is down (still down at the end of the input).
+        public var end: Timestamp?
+        public var endPosition: Point
+        public var cancelled = false
+    }
+
+    /// The first `maxContactIDs` sequences, in the order they began (as `contactIDs`).
+    public private(set) var touches: [Touch] = []
+    /// Per live contact, its index in `touches` (nil past the bound).
+    private var touchIndex: [ContactID: Int] = [:]
+
     public init() {}
 
     public mutating func count(event: InputEvent) {
@@ -45,12 +62,21 @@ public struct TouchStatistics: Hashable, Sendable {
             switch contact.phase {
             case .began:
                 sequenceCount += 1
-                if contactIDs.count < Self.maxContactIDs { contactIDs.append(contact.id) }
+                if contactIDs.count < Self.maxContactIDs {
+                    contactIDs.append(contact.id)
+                    touchIndex[contact.id] = touches.count
+                    touches.append(Touch(id: contact.id, start: frame.time, startPosition: contact.position, end: nil, endPosition: contact.position))
+                }
                 beganAt[contact.id] = frame.time
             case .moved, .stationary:
                 break
             case .ended, .cancelled:
                 if contact.phase == .cancelled { cancelledCount += 1 }
+                if let k = touchIndex.removeValue(forKey: contact.id) {
+                    touches[k].end = frame.time
+                    touches[k].endPosition = contact.position
+                    touches[k].cancelled = contact.phase == .cancelled
+                }
                 if let start = beganAt.removeValue(forKey: contact.id) {
                     let d = frame.time - start
                     shortestSequence = shortestSequence.map { min($0, d) } ?? d

@@ -147,6 +147,25 @@ public struct FileByteSink: ByteSink {
         return nil
     }
 
+    /// Refuses, before any work, an output that must be a regular file (a configuration `tune`
+    /// writes, which is read back before it replaces anything): empty, a folder, a FIFO, a
+    /// device (/dev/null would take the file and keep nothing), or one of `inputs`. A missing
+    /// file is fine: it is created.
+    public static func checkRegularOutput(_ path: String, option: String, inputs: [String]) throws(CLIError) {
+        guard !path.isEmpty else { throw CLIError.usage("\(option) \"\": expected the path of the file to write") }
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            if errno == ENOENT { return }
+            throw CLIError.output("\(path): cannot create: \(String(cString: strerror(errno)))")
+        }
+        let kind = st.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            let what = kind == S_IFDIR ? "a directory" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR ? "a character device" : kindName(kind)
+            throw CLIError.output("\(path): is \(what), not a regular file; \(option) writes a regular file (written beside it, then renamed over it)")
+        }
+        try refuseInputs(output: path, stat: st, inputs: inputs)
+    }
+
     /// Whether the bytes go to the output directly (a FIFO, a device, standard output).
     public var writesInPlace: Bool {
         if case .inPlace = state.mode { return true }
@@ -213,6 +232,14 @@ public struct FileByteSink: ByteSink {
         default: return "a file of type \(kind >> 12)"
         }
     }
+}
+
+/// Whether two paths name one file (by device and inode, following symlinks): `score L L`
+/// reads a labels file given twice once.
+public func sameFile(_ a: String, _ b: String) -> Bool {
+    var st = stat()
+    guard a != "-", b != "-", stat(a, &st) == 0 else { return false }
+    return sameFile(identity: (st.st_dev, st.st_ino), b)
 }
 
 /// Whether `path` is the file with this device and inode (following symlinks).

@@ -89,7 +89,9 @@ public struct FileByteSource: ByteSource {
     /// return at once instead of waiting for a writer (which hung SIGHUP, and with it the
     /// daemon); fstat then refuses anything but a regular file, on which O_NONBLOCK changes
     /// nothing, so reads stay plain reads.
-    public static func regularFile(path: String) throws -> FileByteSource {
+    /// `what`: what the file is, for the message that refuses another kind ("a guided plan"; a
+    /// folder is then refused by the same sentence).
+    public static func regularFile(path: String, what: String = "a configuration") throws -> FileByteSource {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw Error(path: path, operation: "open", errno: errno) }
         var st = stat()
@@ -101,10 +103,16 @@ public struct FileByteSource: ByteSource {
         let type = st.st_mode & S_IFMT
         guard type == S_IFREG else {
             close(fd)
-            if type == S_IFDIR { throw Error(path: path, operation: "open", errno: EISDIR) }
-            throw CLIError.noInput("\(path): not a regular file (\(fileTypeName(type))); a configuration is read from a regular file")
+            if type == S_IFDIR && what == "a configuration" { throw Error(path: path, operation: "open", errno: EISDIR) }
+            throw CLIError.noInput("\(path): not a regular file (\(type == S_IFDIR ? "a directory" : fileTypeName(type))); \(what) is read from a regular file")
         }
         return FileByteSource(path: path, descriptor: Descriptor(fd))
+    }
+
+    /// Whether anything (a file, a folder, a FIFO…) is at `path`.
+    public static func isPresent(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
     }
 
     /// Whether a regular file exists at `path` (for finding a `.desc` beside an `.events`).
@@ -118,8 +126,8 @@ public struct FileByteSource: ByteSource {
 /// reader checks the UTF-8 itself and names the bad byte, and refuses a file past its own cap
 /// with the line where the cap falls, so its caller asks for one byte more than that cap and
 /// nothing larger is ever held. Traces are streamed instead.
-public func readSmallFile(_ path: String, limit: Int) throws -> [UInt8] {
-    var source = try FileByteSource.regularFile(path: path)
+public func readSmallFile(_ path: String, limit: Int, what: String = "a configuration") throws -> [UInt8] {
+    var source = try FileByteSource.regularFile(path: path, what: what)
     var bytes: [UInt8] = []
     while bytes.count < limit {
         let before = bytes.count

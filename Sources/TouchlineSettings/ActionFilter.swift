@@ -48,6 +48,46 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
         "tool": ContactTool.allCases.filter { $0 != .palm }.map { $0.staticName.description },
     ]
 
+    /// The fields whose values are words or names (an edge, a peek's source, a drag's target);
+    /// every other field an event carries is a number. A filter comparing a word field with a
+    /// number, or a number field with a word (`fingers = "two"`), would never match: refused.
+    public static let wordFields: Set<String> = ["tool", "direction", "edge", "source", "end", "items", "over", "dropTarget"]
+
+    /// What a value for `field` must be when `value` is not it ("a number", "one of left,
+    /// right, top, bottom"); nil when it fits. An action's filters and a label's conditions are
+    /// both checked here.
+    public static func expected(_ field: String, _ value: Value) -> String? {
+        switch value {
+        case .number:
+            return wordFields.contains(field) ? (words[field].map { "one of \($0.joined(separator: ", "))" } ?? "a word (\(field) is one)") : nil
+        case let .word(w):
+            guard wordFields.contains(field) else { return "a number (\(field) is one)" }
+            guard let known = words[field], !known.contains(w) else { return nil }
+            return "one of \(known.joined(separator: ", "))"
+        }
+    }
+
+    /// Every gesture name events carry (each kind's own, and the others its recognizer says:
+    /// `pop`, `peekActions`), with the fields its events may have, common ones first: what a
+    /// label may name (docs/labels.md).
+    public static func gestures(of registry: RecognizerRegistry = .standard) -> [(name: String, fields: [String])] {
+        var out: [(name: String, fields: [String])] = []
+        for kind in registry.kinds {
+            var own = commonFields
+            var others: [(name: String, fields: [String])] = []
+            for type in kind.eventFields {
+                if let gesture = type.gesture, gesture != kind.gesture {
+                    others.append((gesture.name.description, commonFields + type.fieldNames.map(\.description).filter { !commonFields.contains($0) }))
+                } else {
+                    for name in type.fieldNames where !own.contains(name.description) { own.append(name.description) }
+                }
+            }
+            out.append((kind.gesture.name.description, own))
+            out += others
+        }
+        return out
+    }
+
     /// The keys an action on `kind` may filter on, common ones first.
     public static func fields(of kind: any GestureRecognizer.Type) -> [String] {
         var names = commonFields
@@ -157,10 +197,7 @@ extension ActionReader {
         return FieldFilter(key, .equal, operand)
 
         func checkWord(_ operand: FieldFilter.Value, _ at: TOMLValue) throws(ConfigError) {
-            guard let known = FieldFilter.words[key] else { return }
-            guard case let .word(w) = operand, known.contains(w) else {
-                throw wrong(at, "an action's \(key)", "one of \(known.joined(separator: ", "))")
-            }
+            if let expected = FieldFilter.expected(key, operand) { throw wrong(at, "an action's \(key)", expected) }
         }
     }
 }

@@ -8,7 +8,7 @@ import TouchlineGestures
 
 extension GraphConfiguration {
     /// "300ms" → 300 (ms), "0.3s" → 300, "1cm" → 10 (mm), "0.5rad" → 28.65 (degrees)…
-    static func parseQuantity(_ text: String, unit: ParameterUnit) -> Double? {
+    public static func parseQuantity(_ text: String, unit: ParameterUnit) -> Double? {
         let trimmed = text.filter { $0 != " " }
         var split = trimmed.startIndex
         while split < trimmed.endIndex, trimmed[split].isNumber || trimmed[split] == "." || trimmed[split] == "-" || trimmed[split] == "+" || trimmed[split] == "e" {

@@ -1,16 +1,41 @@
 import TouchlineCore
+import TouchlineSettings
 
 // `touchline record --guided PLAN`: a plan of gestures and counts, the prompts a person follows,
 // and the labels of what they did (docs/tuning.md#recording-with-a-plan). An attempt is a touch:
 // from the first finger down (BTN_TOUCH 1, of any device) to the last one up; its window is
 // padded as the shared labels' are (0.1 s before, 0.5 s after the lift, for a tap's wait for a
-// second one). Pure: the recording's events come in, prompts and labels go out.
+// second one). A step may say with what fields (`edgeSwipe 10 edge=left`) and what must not
+// happen over each of its attempts (a `none GESTURE [FIELD=VALUE…]` line after it), so that the
+// labels bound a parameter from both sides. Pure: the recording's events come in, prompts and
+// labels go out.
 
 public struct GuidedPlan: Sendable, Equatable {
+    /// `FIELD=VALUE` (or `==`, `!=`, `<`, `<=`, `>`, `>=`): a label's condition, as written.
+    public struct Condition: Sendable, Equatable {
+        public var field: String
+        public var op: String
+        public var value: String
+        /// As a label's JSON writes it: `"edge": ["==", "left"]`.
+        var json: String {
+            // The field and operator are checked words; the value a number or a word, escaped.
+            let word = value.unicodeScalars.map { $0 == "\"" || $0 == "\\" ? "\\" + String($0) : ($0.value < 0x20 ? " " : String($0)) }.joined()
+            return "\"\(field)\": [\"\(op)\", \(Double(value) != nil ? value : "\"\(word)\"")]"
+        }
+    }
+
+    /// What must not happen over each attempt of a step.
+    public struct Forbidden: Sendable, Equatable {
+        public var gesture: String
+        public var conditions: [Condition]
+    }
+
     public struct Step: Sendable, Equatable {
         public var gesture: String
         public var count: Int
         public var prompt: String
+        public var conditions: [Condition] = []
+        public var forbidden: [Forbidden] = []
     }
 
     public var steps: [Step]
@@ -32,8 +57,10 @@ public struct GuidedPlan: Sendable, Equatable {
     /// Most attempts of one step (a plan is a few minutes of a person's time).
     public static let mostAttempts = 1000
 
-    /// A plan file, one step a line: `GESTURE COUNT [PROMPT…]` (`#` starts a comment), or a
-    /// list `GESTURE:COUNT,GESTURE:COUNT` as one argument.
+    /// A plan file, one step a line: `GESTURE COUNT [FIELD=VALUE…] [PROMPT…]`, each followed by
+    /// any `none GESTURE [FIELD=VALUE…]` lines (`#` starts a comment); or a list
+    /// `GESTURE:COUNT[:FIELD=VALUE…],none:GESTURE[:FIELD=VALUE…],…` as one argument. A field
+    /// must be one of the gesture's events' and the value of its sort, as a label's (docs/labels.md).
     public static func parse(_ text: String, gestures known: [String]) throws(LabelError) -> GuidedPlan {
         var steps: [Step] = []
         let isList = !text.contains("\n") && text.contains(":")
@@ -45,18 +72,67 @@ public struct GuidedPlan: Sendable, Equatable {
             let words = isList ? line.split(separator: ":").map { String($0.filter { $0 != " " }) } : line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if words.isEmpty { continue }
             let at = isList ? "plan item \(number)" : "plan line \(number)"
+            if words[0] == "none" {
+                guard words.count >= 2 else { throw LabelError("\(at): '\(line)': expected none GESTURE [FIELD=VALUE…]") }
+                guard !steps.isEmpty else { throw LabelError("\(at): '\(line)': a none line follows the step whose attempts it applies to") }
+                guard LabelReader.gestures.contains(where: { $0.name == words[1] }) else {
+                    throw LabelError("\(at): '\(words[1])' is no gesture; gestures: \(LabelReader.gestures.map(\.name).joined(separator: ", "))")
+                }
+                var conditions: [Condition] = []
+                for word in words.dropFirst(2) {
+                    guard let c = try condition(word, gesture: words[1], at: at) else {
+                        throw LabelError("\(at): '\(word)': expected FIELD=VALUE (a none line takes no prompt)")
+                    }
+                    conditions.append(c)
+                }
+                steps[steps.count - 1].forbidden.append(Forbidden(gesture: words[1], conditions: conditions))
+                continue
+            }
             guard words.count >= 2, let count = Int(words[1]), count >= 1, count <= mostAttempts else {
                 throw LabelError("\(at): '\(line)': expected GESTURE COUNT [PROMPT] (a count from 1 to \(mostAttempts))")
             }
             guard known.contains(words[0]) else {
                 throw LabelError("\(at): '\(words[0])' is not a gesture of the graph; its gestures: \(known.joined(separator: ", "))")
             }
-            if isList && words.count > 2 { throw LabelError("\(at): '\(line)': a list item is GESTURE:COUNT") }
-            let prompt = words.count > 2 ? words[2...].joined(separator: " ") : (prompts[words[0]] ?? words[0])
-            steps.append(Step(gesture: words[0], count: count, prompt: prompt))
+            var rest = words.dropFirst(2)
+            var conditions: [Condition] = []
+            while let word = rest.first, let c = try condition(word, gesture: words[0], at: at) {
+                conditions.append(c)
+                rest = rest.dropFirst()
+            }
+            if isList && !rest.isEmpty { throw LabelError("\(at): '\(line)': a list item is GESTURE:COUNT[:FIELD=VALUE…]") }
+            let prompt = !rest.isEmpty ? rest.joined(separator: " ") : (prompts[words[0]] ?? words[0])
+            steps.append(Step(gesture: words[0], count: count, prompt: prompt, conditions: conditions))
         }
         if steps.isEmpty { throw LabelError("the plan is empty: give GESTURE COUNT lines, or GESTURE:COUNT,…") }
         return GuidedPlan(steps: steps)
+    }
+
+    /// `FIELD=VALUE` (nil for a word without an operator: the prompt starts there), checked as a
+    /// label's condition is: a field of `gesture`'s events, a value of its sort.
+    static func condition(_ word: String, gesture: String, at: String) throws(LabelError) -> Condition? {
+        // The field is letters; the operator starts at the first character that is not one.
+        guard let start = word.firstIndex(where: { !$0.isLetter }) else { return nil }
+        for op in ["==", "!=", "<=", ">=", "=", "<", ">"] where word[start...].hasPrefix(op) {
+            let field = String(word[..<start])
+            let value = String(word[word.index(start, offsetBy: op.count)...])
+            guard !field.isEmpty, !value.isEmpty, field.allSatisfy({ $0.isLetter }) else { return nil }
+            let written = op == "=" ? "==" : op
+            let fields = ["phase"] + (LabelReader.gestures.first { $0.name == gesture }?.fields ?? [])
+            guard fields.contains(field) else {
+                throw LabelError("\(at): '\(word)': \(gesture) events have no field '\(field)'; their fields: \(fields.joined(separator: ", "))")
+            }
+            let operand: FieldFilter.Value = Double(value).map { .number($0) } ?? .word(value)
+            if case .word = operand, written != "==", written != "!=" {
+                throw LabelError("\(at): '\(word)': \(written) needs a number")
+            }
+            let expected = field == "phase"
+                ? (LabelReader.phases.contains(value) ? nil : "one of \(LabelReader.phases.joined(separator: ", "))")
+                : FieldFilter.expected(field, operand)
+            if let expected { throw LabelError("\(at): '\(word)': \(field) takes \(expected)") }
+            return Condition(field: field, op: written, value: value)
+        }
+        return nil
     }
 }
 
@@ -70,7 +146,7 @@ public struct GuidedSession: Sendable {
     private var touchingDevices: Set<Int> = []
     private var down: Timestamp?
     /// Per attempt: gesture, window in seconds, the prompt with its number.
-    public private(set) var attempts: [(gesture: String, from: Double, to: Double, prompt: String)] = []
+    public private(set) var attempts: [(gesture: String, from: Double, to: Double, prompt: String, step: Int)] = []
 
     public init(plan: GuidedPlan) { self.plan = plan }
 
@@ -97,7 +173,7 @@ public struct GuidedSession: Sendable {
         let s = plan.steps[step]
         let from = Double((down - origin).microseconds) / 1_000_000 - 0.1
         let to = Double((event.time - origin).microseconds) / 1_000_000 + 0.5
-        attempts.append((s.gesture, (from * 1000).rounded() / 1000, (to * 1000).rounded() / 1000, prompt ?? s.prompt))
+        attempts.append((s.gesture, (from * 1000).rounded() / 1000, (to * 1000).rounded() / 1000, prompt ?? s.prompt, step))
         attempt += 1
         if attempt > s.count {
             step += 1
@@ -121,11 +197,20 @@ public struct GuidedSession: Sendable {
             }
             return out + "\""
         }
-        var lines = ["{\"version\": \(LabelSet.version), \"recordings\": [", " {\"file\": \(quoted(file)), \"expect\": ["]
-        for (i, a) in attempts.enumerated() {
-            let comma = i + 1 < attempts.count ? "," : ""
-            lines.append("   {\"has\": \(quoted(a.gesture)), \"from\": \(formatFixed(a.from, decimals: 3)), \"to\": \(formatFixed(a.to, decimals: 3)), \"why\": \(quoted("guided: " + a.prompt))}\(comma)")
+        func conditions(_ list: [GuidedPlan.Condition]) -> String {
+            list.isEmpty ? "" : ", \"where\": {" + list.map(\.json).joined(separator: ", ") + "}"
         }
+        var labels: [String] = []
+        for a in attempts {
+            let s = plan.steps[a.step]
+            let window = "\"from\": \(formatFixed(a.from, decimals: 3)), \"to\": \(formatFixed(a.to, decimals: 3))"
+            labels.append("   {\"has\": \(quoted(a.gesture)), \(window)\(conditions(s.conditions)), \"why\": \(quoted("guided: " + a.prompt))}")
+            for f in s.forbidden {
+                labels.append("   {\"none\": \(quoted(f.gesture)), \(window)\(conditions(f.conditions)), \"why\": \(quoted("guided: " + a.prompt + ": no " + f.gesture))}")
+            }
+        }
+        var lines = ["{\"version\": \(LabelSet.version), \"recordings\": [", " {\"file\": \(quoted(file)), \"expect\": ["]
+        for (i, label) in labels.enumerated() { lines.append(label + (i + 1 < labels.count ? "," : "")) }
         lines.append(" ]}")
         lines.append("]}")
         return lines.joined(separator: "\n") + "\n"

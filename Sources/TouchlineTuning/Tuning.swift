@@ -3,8 +3,7 @@ import TouchlineGestures
 
 // What `touchline tune` prints and writes, from a search's result: the before/after table,
 // each change with the labels it fixed and its robust range, the trade-offs not taken, the
-// labels still missed, the k-fold check, and the tuned config (the input's text with only the
-// changed values added under [defaults]).
+// labels still missed and the k-fold check (the tuned config is TunedConfig's).
 
 extension Outcome {
     /// `configuration` over `recordings` (each with its labels); nil when it makes no graph.
@@ -103,30 +102,5 @@ public enum TuningReport {
         }
         out.append("  held out in all: \(before)/\(total) -> \(after)/\(total)")
         return out
-    }
-
-    /// The tuned config: `input` (the --config text, nil for none) with the changed values set
-    /// under its [defaults] table (added at the end when it has none); a key already there is
-    /// replaced. `header`: comment lines saying where it came from.
-    public static func config(input: String?, changes: [(parameter: TunableParameter, from: Double, to: Double)], header: [String]) -> String {
-        let assignments = changes.map { "\($0.parameter.key) = \($0.parameter.text($0.to))" }
-        let keys = Set(changes.map(\.parameter.key))
-        var lines = input.map { $0.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) } ?? []
-        if lines.last == "" { lines.removeLast() }
-        let comments = header.map { "# " + $0 }
-        func trimmed(_ s: String) -> Substring { s.drop { $0 == " " || $0 == "\t" } }
-        if let start = lines.firstIndex(where: { trimmed($0).hasPrefix("[defaults]") }) {
-            // Within [defaults] (up to the next table header), a changed key's old line goes.
-            var i = start + 1
-            while i < lines.count, !trimmed(lines[i]).hasPrefix("[") {
-                let key = trimmed(lines[i]).split(separator: "=", maxSplits: 1).first.map { $0.filter { $0 != " " && $0 != "\t" } } ?? ""
-                if keys.contains(String(key)) { lines.remove(at: i) } else { i += 1 }
-            }
-            lines.insert(contentsOf: comments + assignments, at: start + 1)
-        } else {
-            if !lines.isEmpty { lines.append("") }
-            lines += comments + ["[defaults]"] + assignments
-        }
-        return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -12,8 +12,14 @@ extension Daemon {
     /// `--check-config` and SIGHUP read it through this too, so everything is checked as the
     /// daemon reads it.
     static func loadConfiguration(_ path: String) throws -> DaemonConfiguration {
+        try configuration(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
+    }
+
+    /// A configuration's text, checked as `loadConfiguration` checks the file `path` (`tune -o`
+    /// checks what it is about to write, before writing it).
+    static func configuration(bytes: [UInt8], file path: String) throws -> DaemonConfiguration {
         do {
-            var configuration = try DaemonConfiguration.parse(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
+            var configuration = try DaemonConfiguration.parse(bytes: bytes, file: path)
             try loadDeviceGraphs(&configuration.devices, config: path)
             try configuration.checkActionTargets(file: path)
             try checkSocketGroup(configuration.devices, file: path)

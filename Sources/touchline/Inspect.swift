@@ -36,8 +36,11 @@ struct Inspect: ParsableCommand {
             // nothing. `stats` is indexed by device, up to the highest started.
             var replay = GesturePipeline(assemblerOptions: input.assemblerOptions, recognizes: false)
             var stats: [TouchStatistics] = []
+            // Touches' times count from the trace's first event, of any device, as labels do.
+            var origin: Timestamp?
             do {
                 while let (index, event) = try trace.next() {
+                    if origin == nil { origin = event.time }
                     if !replay.isStarted(index) {
                         // Without graphs, starting a device cannot fail.
                         for warning in (try? replay.start(device: index, trace.devices[index])) ?? [] {
@@ -56,7 +59,7 @@ struct Inspect: ParsableCommand {
             // its description gives (a trace may list tens of thousands of such devices).
             for index in trace.devices.indices {
                 let device = trace.devices[index]
-                let summary = if let assembler = replay.assembler(of: index) {
+                var summary = if let assembler = replay.assembler(of: index) {
                     DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
                                   geometry: assembler.geometry, counters: assembler.counters, stats: stats[index])
                 } else {
@@ -64,6 +67,7 @@ struct Inspect: ParsableCommand {
                                   geometry: FrameAssembler.geometry(of: device, options: input.assemblerOptions),
                                   counters: FrameAssembler.Counters(), stats: TouchStatistics())
                 }
+                summary.origin = origin ?? .zero
                 out.write(json ? summary.json : summary.text)
             }
         }
@@ -79,6 +83,8 @@ struct DeviceSummary {
     var geometry: SurfaceGeometry
     var counters: FrameAssembler.Counters
     var stats: TouchStatistics
+    /// The trace's first event: `touches`' times count from it (as labels' windows).
+    var origin: Timestamp = .zero
 
     func range(_ axis: AbsInfo?) -> String {
         guard let axis else { return "none" }
@@ -164,6 +170,23 @@ struct DeviceSummary {
             w.beginArray("pressureSeen"); w.element(p.lowerBound, decimals: 3); w.element(p.upperBound, decimals: 3); w.endArray()
         }
         w.array("contacts", stats.contactIDs.count) { stats.contactIDs[$0].raw }
+        // Per sequence, its id, start and end (seconds from the trace's first event, as labels
+        // count; end null while still down) and where it went down and up (mm): what a person
+        // needs to write labels by hand (docs/labels.md).
+        w.beginArray("touches")
+        for touch in stats.touches {
+            w.beginObject()
+            w.field("contact", Int(touch.id.raw))
+            w.field("start", Double((touch.start - origin).microseconds) / 1e6, decimals: 6)
+            if let end = touch.end { w.field("end", Double((end - origin).microseconds) / 1e6, decimals: 6) } else { w.fieldNull("end") }
+            w.field("x", touch.startPosition.x, decimals: 2)
+            w.field("y", touch.startPosition.y, decimals: 2)
+            w.field("endX", touch.endPosition.x, decimals: 2)
+            w.field("endY", touch.endPosition.y, decimals: 2)
+            if touch.cancelled { w.field("cancelled", true) }
+            w.endObject()
+        }
+        w.endArray()
         w.field("timeWentBackwards", counters.timeWentBackwards)
         w.field("dropped", counters.droppedResyncs)
         w.field("slotsOutOfRange", counters.slotsOutOfRange)

@@ -19,18 +19,7 @@ struct LabelledSet {
     /// Reads every labels file and every recording they name (the recordings on `jobs` threads).
     static func load(_ paths: [String], devices: DeviceConfiguration, configPath: String?, jobs: Int) throws -> LabelledSet {
         var set = LabelledSet()
-        for path in paths {
-            let bytes = try readSmallFile(path, limit: LabelSet.maximumBytes + 1)
-            if bytes.count > LabelSet.maximumBytes {
-                throw CLIError.data("\(path): a labels file is at most \(LabelSet.maximumBytes >> 20) MiB")
-            }
-            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-            do {
-                set.entries += try LabelSet.parse(bytes, file: path, directory: path.hasPrefix("/") && directory.isEmpty ? "/" : directory).recordings
-            } catch {
-                throw CLIError.data(error.description)
-            }
-        }
+        set.entries = try entries(paths)
         let entries = set.entries
         let results = inOrder(entries.count, jobs: jobs) { i -> Result<Recording, CLIErrorBox> in
             do { return .success(try readRecording(entries[i], devices: devices, configPath: configPath)) } catch {
@@ -46,6 +35,14 @@ struct LabelledSet {
         return set
     }
 
+    /// Every labels file's recordings and labels, checked, none of the recordings read yet.
+    static func entries(_ paths: [String]) throws -> [LabelledRecording] {
+        var source = LabelledEntries(paths)
+        var entries: [LabelledRecording] = []
+        while let next = try source.next() { entries.append(next) }
+        return entries
+    }
+
     /// One recording's frames, per device, as `replay` assembles them (its `args`, `desc` and
     /// the configuration's [[device]] sections applied).
     static func readRecording(_ entry: LabelledRecording, devices configuration: DeviceConfiguration, configPath: String?) throws -> Recording {
@@ -54,6 +51,11 @@ struct LabelledSet {
             input = try InputOptions.parse(entry.args + (entry.desc.map { ["--desc", $0] } ?? []))
         } catch {
             throw CLIError.data("\(entry.file): its args \(entry.args): \(InputOptions.message(for: error))")
+        }
+        // A recording (and its description) must be a regular file, as a configuration: a FIFO
+        // named in a labels file would hang `score` waiting for a writer.
+        for path in [entry.path] + (entry.desc.map { [$0] } ?? []) {
+            _ = try FileByteSource.regularFile(path: path, what: "a labelled recording")
         }
         var trace = try TraceFile.open(entry.path, input: input)
         var pipeline = GesturePipeline(assemblerOptions: input.assemblerOptions, recognizes: false)
@@ -74,6 +76,45 @@ struct LabelledSet {
             if pipeline.feed(device: index, event, emit: { _ in }) { recorded[slot[index]!].frames.append(pipeline.frame(of: index)) }
         }
         return Recording(devices: recorded, origin: origin ?? .zero)
+    }
+}
+
+/// The recordings of every labels file, in order, one at a time: only the labels file being
+/// read is held (`score` streams them). A file named twice (`score L L`, or a link to it) is
+/// read once, with a note: its recordings would otherwise count twice.
+struct LabelledEntries {
+    let paths: [String]
+    private var file = -1
+    private var stream: LabelStream?
+
+    init(_ paths: [String]) { self.paths = paths }
+
+    mutating func next() throws -> LabelledRecording? {
+        while true {
+            do {
+                if let next = try stream?.next() { return next }
+            } catch {
+                throw CLIError.data(error.description)
+            }
+            stream = nil
+            file += 1
+            guard file < paths.count else { return nil }
+            let path = paths[file]
+            if let first = paths[..<file].first(where: { sameFile($0, path) }) {
+                warn("note: \(path): the labels file \(first) again; read once")
+                continue
+            }
+            let bytes = try readSmallFile(path, limit: LabelSet.maximumBytes + 1, what: "a labels file")
+            if bytes.count > LabelSet.maximumBytes {
+                throw CLIError.data("\(path): a labels file is at most \(LabelSet.maximumBytes >> 20) MiB")
+            }
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+            do {
+                stream = try LabelStream(bytes, file: path, directory: path.hasPrefix("/") && directory.isEmpty ? "/" : directory)
+            } catch {
+                throw CLIError.data(error.description)
+            }
+        }
     }
 }
 

@@ -41,7 +41,7 @@ struct Record: ParsableCommand {
     @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
     var readyFile: String?
 
-    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [PROMPT]` lines, or a list such as tap:10,pinch:5.", valueName: "PLAN"))
+    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [FIELD=VALUE…] [PROMPT]` lines, each followed by any `none GESTURE [FIELD=VALUE…]` lines (what must not happen), or a list such as edgeSwipe:10:edge=left,none:pan,tap:10.", valueName: "PLAN"))
     var guided: String?
 
     @OptionGroup var input: InputOptions
@@ -134,7 +134,9 @@ struct Record: ParsableCommand {
 
     /// The plan of --guided: a file, else the argument itself as a list.
     func guidedSession(_ plan: String, _ graph: GraphConfiguration) throws -> GuidedSession {
-        let text = FileByteSource.exists(plan) ? String(decoding: try readSmallFile(plan, limit: GuidedPlan.maximumBytes), as: UTF8.self) : plan
+        // Anything at that path is a plan file, read only if it is a regular file: a folder or
+        // a FIFO is refused, not taken as the text of a plan (nor waited on).
+        let text = FileByteSource.isPresent(plan) ? String(decoding: try readSmallFile(plan, limit: GuidedPlan.maximumBytes, what: "a guided plan"), as: UTF8.self) : plan
         var gestures: [String] = []
         for spec in graph.recognizers where !gestures.contains(spec.kind.gesture.description) { gestures.append(spec.kind.gesture.description) }
         do {

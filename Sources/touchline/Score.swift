@@ -23,50 +23,72 @@ struct Score: ParsableCommand {
     func run() throws {
         try reportingErrors {
             let (graph, devices) = try options.config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-            let set = try LabelledSet.load(options.labels, devices: devices, configPath: options.config, jobs: options.threads)
-            let entries = set.entries
-            let recordings = set.recordings
-            // Explain lines too: a miss names the attempt that failed; the labels look only at
-            // the gesture events, which explain does not change.
-            let reports = inOrder(entries.count, jobs: options.threads) { i -> Result<(lines: [String], score: RecordingScore), CLIErrorBox> in
-                do {
-                    let events = try recordings[i].events(graph, explain: true)
-                    let score = Scoring.score(entries[i].labels, events: events, in: recordings[i])
-                    var lines: [String] = []
-                    for (label, holds) in zip(entries[i].labels, score.holds) {
-                        if holds {
-                            lines.append("ok   \(entries[i].file): \(label)")
-                            continue
-                        }
-                        let detail = Scoring.miss(label, explained: events, in: recordings[i], configuration: graph)
-                        lines.append("MISS \(entries[i].file): \(label): \(detail.first ?? "")")
-                        for line in detail.dropFirst() { lines.append("       \(line)") }
-                    }
-                    return .success((lines, score))
-                } catch let error as GraphConfigurationError {
-                    return .failure(CLIErrorBox(error: CLIError.data("\(options.config ?? "the embedded graph configuration"): \(error.message)")))
-                } catch {
-                    return .failure(CLIErrorBox(error: error))
-                }
-            }
+            var source = LabelledEntries(options.labels)
+            let threads = options.threads
+            // Streamed: a window of recordings at a time is taken from the labels (checked as it
+            // is read), read, replayed and scored on the threads, then printed in order and
+            // dropped, so that memory holds one window and the labels file, not every
+            // recording's frames and lines, and the first lines come at once.
+            let window = threads * 2
+            let configPath = options.config
             var out = OutputStream(fd: 1)
             var held = 0
             var spurious = 0
-            for report in reports {
-                switch report {
-                case let .success((lines, score)):
-                    for line in lines { out.write(line + "\n") }
-                    held += score.held
-                    spurious += score.spurious
-                case let .failure(box):
-                    out.flush()
-                    throw box.error
+            var files = 0
+            var labelCount = 0
+            while true {
+                var batch: [LabelledRecording] = []
+                while batch.count < window, let next = try source.next() { batch.append(next) }
+                if batch.isEmpty { break }
+                files += batch.count
+                labelCount += batch.reduce(0) { $0 + $1.labels.count }
+                let entries = batch
+                let reports = inOrder(entries.count, jobs: threads) { k -> Result<(lines: [String], score: RecordingScore), CLIErrorBox> in
+                    Self.report(entries[k], graph: graph, devices: devices, configPath: configPath)
                 }
+                for report in reports {
+                    switch report {
+                    case let .success((lines, score)):
+                        for line in lines { out.write(line + "\n") }
+                        held += score.held
+                        spurious += score.spurious
+                    case let .failure(box):
+                        out.flush()
+                        throw box.error
+                    }
+                }
+                out.flush()
             }
-            out.write("score: \(held)/\(set.labelCount) labels hold (\(counted(entries.count, "file")))\n")
+            out.write("score: \(held)/\(labelCount) labels hold (\(counted(files, "file")))\n")
             out.write("spurious: \(counted(spurious, "event")) where a none label says there should be none\n")
             out.flush()
-            if held != set.labelCount { throw ExitCode(ExitStatus.labelsMissed) }
+            if held != labelCount { throw ExitCode(ExitStatus.labelsMissed) }
+        }
+    }
+
+    /// One recording's lines (`ok`/`MISS` per label, a miss's detail) and score.
+    static func report(_ entry: LabelledRecording, graph: GraphConfiguration, devices: DeviceConfiguration, configPath: String?) -> Result<(lines: [String], score: RecordingScore), CLIErrorBox> {
+        do {
+            let recording = try LabelledSet.readRecording(entry, devices: devices, configPath: configPath)
+            // Explain lines too: a miss names the attempt that failed; the labels look only at
+            // the gesture events, which explain does not change.
+            let events = try recording.events(graph, explain: true)
+            let score = Scoring.score(entry.labels, events: events, in: recording)
+            var lines: [String] = []
+            for (label, holds) in zip(entry.labels, score.holds) {
+                if holds {
+                    lines.append("ok   \(entry.file): \(label)")
+                    continue
+                }
+                let detail = Scoring.miss(label, explained: events, in: recording, configuration: graph)
+                lines.append("MISS \(entry.file): \(label): \(detail.first ?? "")")
+                for line in detail.dropFirst() { lines.append("       \(line)") }
+            }
+            return .success((lines, score))
+        } catch let error as GraphConfigurationError {
+            return .failure(CLIErrorBox(error: CLIError.data("\(configPath ?? "the embedded graph configuration"): \(error.message)")))
+        } catch {
+            return .failure(CLIErrorBox(error: error))
         }
     }
 }

@@ -48,7 +48,11 @@ struct TraceDevices {
 /// (docs/config.md#validation). A daemon's file is taken as it is: its actions and socket are
 /// left out, with one note on stderr.
 func loadReplayConfiguration(_ path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
-    let bytes = try readSmallFile(path, limit: ConfigurationFile.bytesToRead)
+    try replayConfiguration(bytes: try readSmallFile(path, limit: ConfigurationFile.bytesToRead), file: path)
+}
+
+/// A configuration's text read as `loadReplayConfiguration` reads the file `path`.
+func replayConfiguration(bytes: [UInt8], file path: String) throws -> (GraphConfiguration, DeviceConfiguration) {
     do {
         var (graph, devices, leftOut) = try DeviceConfiguration.parseForReplay(bytes: bytes, file: path)
         if !leftOut.isEmpty {

@@ -16,8 +16,9 @@ struct Tune: ParsableCommand {
             table, each changed parameter with the labels it fixed and the range of values that \
             keeps the same labels, the trade-offs it did not take (changes that fix some labels \
             only by breaking others), and the labels still missed. -o writes the input config \
-            with only the changed values added under [defaults], which replay --config and the \
-            daemon read. The output is the same bytes for any --jobs.
+            with only the changed values edited where it sets them (or added in its style), \
+            read back as replay --config and daemon --check-config read it before it replaces \
+            anything. The output is the same bytes for any --jobs.
             """
     )
 
@@ -34,12 +35,36 @@ struct Tune: ParsableCommand {
 
     func validate() throws {
         if let holdout, holdout < 2 { throw ValidationError("--holdout takes a number of folds, 2 or more; got \(holdout).") }
+        if let parameters { _ = try Self.parameterList(parameters) }
+    }
+
+    /// `--parameters`' names. Nothing to search, an empty item, a name given twice or a
+    /// parameter whose kind is named too is refused, rather than searching nothing or merging.
+    static func parameterList(_ text: String) throws -> [String] {
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map { String($0.filter { $0 != " " }) }
+        if names.allSatisfy(\.isEmpty) {
+            throw ValidationError("--parameters \"\(text)\": names no parameter; give kind.parameter or kind names, comma-separated (edgeSwipe.margin,tap), or leave the option out to search them all.")
+        }
+        for (i, name) in names.enumerated() {
+            if name.isEmpty { throw ValidationError("--parameters \"\(text)\": item \(i + 1) is empty.") }
+            if names[..<i].contains(name) { throw ValidationError("--parameters: '\(name)' is given twice.") }
+            let kind = name.split(separator: ".").first.map(String.init) ?? name
+            if kind != name, names.contains(kind) { throw ValidationError("--parameters: '\(name)' is searched already as part of '\(kind)'.") }
+        }
+        return names
     }
 
     func run() throws {
         try reportingErrors {
+            // The output is checked before the search: an output that cannot be written, or is
+            // an input, is said at once rather than after minutes of work.
+            var outputCheck: OutputCheck?
+            if let output {
+                try FileByteSink.checkRegularOutput(output, option: "-o", inputs: options.labels + (options.config.map { [$0] } ?? []))
+                outputCheck = try OutputCheck(config: options.config)
+            }
             let (graph, devices) = try options.config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-            let only = parameters.map { $0.split(separator: ",").map { String($0.filter { $0 != " " }) } }
+            let only = try parameters.map(Self.parameterList)
             let searched = TunableParameter.all(in: graph, only: only)
             if let only {
                 let known = TunableParameter.all(in: graph)
@@ -73,23 +98,58 @@ struct Tune: ParsableCommand {
                 for line in lines { out.write(line + "\n") }
             }
             out.flush()
-            guard let output else { return }
-            let input = try options.config.map { String(decoding: try readSmallFile($0, limit: ConfigurationFile.bytesToRead), as: UTF8.self) }
-            let text = TuningReport.config(input: input, changes: result.changes, header: [
-                "tuned by `touchline tune` on \(options.labels.joined(separator: ", ")): \(result.before.held) -> \(result.after.held) of \(set.labelCount) labels hold",
-            ])
-            let sink = try FileByteSink(path: output, inputs: options.labels + (options.config.map { [$0] } ?? []) + set.entries.map(\.path))
-            var writer = sink
-            try writer.write(Array(text.utf8))
-            try sink.commit()
-            // Read back as replay reads it: what was written scores what the search found.
-            let (tuned, _) = try loadReplayConfiguration(output)
-            let check = evaluate([tuned], all).first ?? nil
-            out.write("wrote \(output): \(check?.held ?? 0)/\(set.labelCount) labels hold with it\n")
-            out.flush()
-            if check?.holds != result.after.holds {
-                throw CLIError(message: "\(output) does not score as the search found (\(check?.held ?? 0) against \(result.after.held)): a parameter set by a recognizer of the input config itself overrides [defaults]", exitCode: ExitStatus.internalError)
+            guard let output, let checked = outputCheck else { return }
+            try write(output, checked: checked, result: result, labelCount: set.labelCount, recordings: set.entries.map(\.path), score: { evaluate([$0], all).first ?? nil })
+        }
+    }
+
+    /// What the input config passes, so that the output is held to the same: `daemon
+    /// --check-config`'s reading when the input passes it (a graph-only file does; a file whose
+    /// [socket] group this machine lacks does not), `replay --config`'s always.
+    struct OutputCheck {
+        var input: [UInt8]?
+        var daemonReads: Bool
+
+        init(config: String?) throws {
+            input = try config.map { try readSmallFile($0, limit: ConfigurationFile.bytesToRead) }
+            if let config {
+                daemonReads = (try? Daemon.loadConfiguration(config)) != nil
+            } else {
+                daemonReads = true
             }
         }
+    }
+
+    /// The input config with the changed values edited in (TunedConfig), read back as `replay
+    /// --config` and `daemon --check-config` read it and scored, all before it is written; then
+    /// written beside `output` and renamed over it.
+    func write(_ output: String, checked: OutputCheck, result: Search.Result, labelCount: Int, recordings: [String], score: (GraphConfiguration) -> Outcome?) throws {
+        let input = checked.input.map { String(decoding: $0, as: UTF8.self) }
+        let text: String
+        do {
+            text = try TunedConfig.edit(input, file: options.config ?? output, changes: result.changes, header: [
+                "tuned by `touchline tune` on \(options.labels.joined(separator: ", ")): \(result.before.held) -> \(result.after.held) of \(labelCount) labels hold",
+            ])
+        } catch {
+            throw CLIError.data("\(output): not written: \(error)")
+        }
+        let bytes = Array(text.utf8)
+        let tuned: GraphConfiguration
+        do {
+            (tuned, _) = try replayConfiguration(bytes: bytes, file: output)
+            if checked.daemonReads { _ = try Daemon.configuration(bytes: bytes, file: output) }
+        } catch {
+            throw CLIError(message: "\(output): not written: the tuned configuration does not read back (a Touchline bug): \(error)", exitCode: ExitStatus.internalError)
+        }
+        let check = score(tuned)
+        if check?.holds != result.after.holds {
+            throw CLIError(message: "\(output): not written: it does not score as the search found (\(check?.held ?? 0) against \(result.after.held)): a parameter set by a recognizer of the input config itself overrides [defaults]", exitCode: ExitStatus.internalError)
+        }
+        var sink = try FileByteSink(path: output, inputs: options.labels + (options.config.map { [$0] } ?? []) + recordings)
+        try sink.write(bytes)
+        try sink.commit()
+        var out = OutputStream(fd: 1)
+        out.write("wrote \(output): \(check?.held ?? 0)/\(labelCount) labels hold with it\n")
+        out.flush()
     }
 }

@@ -67,9 +67,9 @@ struct ScoreTests {
         #expect(result.lines.contains("ok   panel.evemu: has >=2 swipe|pan phase!=began"))
 
         for (text, message) in [
-            (#"{"version": 2, "recordings": []}"#, #"labels.json: "version" is 2; this touchline reads version 1"#),
-            (#"[{"file": "panel.evemu"}]"#, #"labels.json: panel.evemu: needs "expect", a list of labels"#),
-            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "where": {"count": ["~", 2]}}]}]"#, "labels.json: panel.evemu: bad condition count: [\"~\", 2]"),
+            (#"{"version": 2, "recordings": []}"#, #"labels.json:1:13: "version" is 2; this touchline reads version 1"#),
+            (#"[{"file": "panel.evemu"}]"#, #"labels.json:1:2: panel.evemu: needs "expect", a list of labels"#),
+            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "where": {"count": ["~", 2]}}]}]"#, "labels.json:1:71: panel.evemu: bad condition count: [\"~\", 2]"),
             (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "none": "pan"}]}]"#, #"exactly one of "has"/"none""#),
             (#"[{"file": "missing.evemu", "expect": []}]"#, "missing.evemu"),
         ] {

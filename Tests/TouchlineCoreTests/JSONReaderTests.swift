@@ -97,4 +97,41 @@ import TouchlineCore
         }
         #expect(throws: JSONReadError.self) { try JSONReader.read(Array("[[1]]".utf8), maximumDepth: 1) }
     }
+
+    /// readLocated: where each value and key starts, in preorder, so that a labels file's
+    /// error names its line and column; a key twice in one object is refused there.
+    @Test func locatedValuesGiveEachValuesAndKeysOffset() throws {
+        let text = #"[1, {"a": [true], "b": "x"}]"#
+        let (value, offsets) = try JSONReader.readLocated(Array(text.utf8))
+        #expect(value == (try read(text)))
+        // [ 1 { "a" [ true "b" "x"
+        #expect(offsets == [0, 1, 4, 5, 10, 11, 18, 23])
+        #expect(throws: JSONReadError(column: 10, reason: #"the key "a" again in one object; expected each key once"#)) {
+            try JSONReader.readLocated(Array(#"{"a": 1, "a": 2}"#.utf8))
+        }
+    }
+
+    /// JSONPieceReader walks an outer list item by item, each item a value of its own with
+    /// absolute offsets, and names a missing comma where it is.
+    @Test func aPieceReaderTakesAListItemByItem() throws {
+        var reader = JSONPieceReader(Array(#" [{"k": 1}, 2 ] "#.utf8))
+        try reader.open(UInt8(ascii: "["))
+        var items: [JSONValue] = []
+        var offsets: [[Int]] = []
+        var first = true
+        while try reader.more(UInt8(ascii: "]"), first: first) {
+            first = false
+            let (item, at) = try reader.value()
+            items.append(item)
+            offsets.append(at)
+        }
+        try reader.end()
+        #expect(items == [.object([JSONMember(key: "k", value: .integer(1))]), .integer(2)])
+        #expect(offsets == [[2, 3, 8], [12]])
+        var broken = JSONPieceReader(Array("[1 2]".utf8))
+        try broken.open(UInt8(ascii: "["))
+        #expect(try broken.more(UInt8(ascii: "]"), first: true))
+        _ = try broken.value()
+        #expect(throws: JSONReadError(column: 4, reason: "unexpected '2', expected ',' or ']'")) { try broken.more(UInt8(ascii: "]"), first: false) }
+    }
 }

@@ -66,3 +66,67 @@ struct GuidedTests {
         }
     }
 }
+
+/// A plan says with what fields and what must not happen (issue 36, item 5): its labels then
+/// bound a parameter from both sides (a margin that takes the left edge swipes and no pan).
+struct GuidedConditionTests {
+    let gestures = ["tap", "longPress", "edgeSwipe", "swipe", "pinch", "rotate", "pan"]
+
+    @Test func conditionsAndNoneLinesBecomeLabels() throws {
+        let plan = try GuidedPlan.parse("""
+            edgeSwipe 1 edge=left swipe in from the left edge
+            none pan
+            tap 1 fingers=1
+            none edgeSwipe
+            none swipe direction!=up
+            """, gestures: gestures)
+        #expect(plan.steps.map(\.prompt) == ["swipe in from the left edge", "tap with one finger"])
+        var session = GuidedSession(plan: plan)
+        let t = GuidedTests()
+        _ = session.feed(device: 0, t.event(10.0, EventCodes.EV_SYN, EventCodes.SYN_REPORT, 0))
+        _ = t.touch(&session, 10.5, 10.8)
+        _ = t.touch(&session, 12.0, 12.1)
+        let text = session.labels(file: "panel.yml")
+        #expect(text == """
+            {"version": 1, "recordings": [
+             {"file": "panel.yml", "expect": [
+               {"has": "edgeSwipe", "from": 0.400, "to": 1.300, "where": {"edge": ["==", "left"]}, "why": "guided: swipe in from the left edge (1 of 1)"},
+               {"none": "pan", "from": 0.400, "to": 1.300, "why": "guided: swipe in from the left edge (1 of 1): no pan"},
+               {"has": "tap", "from": 1.900, "to": 2.600, "where": {"fingers": ["==", 1]}, "why": "guided: tap with one finger (1 of 1)"},
+               {"none": "edgeSwipe", "from": 1.900, "to": 2.600, "why": "guided: tap with one finger (1 of 1): no edgeSwipe"},
+               {"none": "swipe", "from": 1.900, "to": 2.600, "where": {"direction": ["!=", "up"]}, "why": "guided: tap with one finger (1 of 1): no swipe"}
+             ]}
+            ]}
+
+            """)
+        // What it writes, labels read and check.
+        let set = try LabelSet.parse(Array(text.utf8), file: "panel.yml.labels.json", directory: "")
+        #expect(set.recordings[0].labels.map(\.description) == [
+            "has edgeSwipe 0.40..1.30 s edge==left", "none pan 0.40..1.30 s", "has tap 1.90..2.60 s fingers==1",
+            "none edgeSwipe 1.90..2.60 s", "none swipe 1.90..2.60 s direction!=up",
+        ])
+        // The list form says the same.
+        let list = try GuidedPlan.parse("edgeSwipe:1:edge=left,none:pan", gestures: gestures).steps
+        #expect(list.map { "\($0.gesture) \($0.count) \($0.prompt)" } == ["edgeSwipe 1 swipe in from an edge"])
+        #expect(list[0].conditions.map { "\($0.field)\($0.op)\($0.value)" } == ["edge==left"])
+        #expect(list[0].forbidden.map(\.gesture) == ["pan"])
+    }
+
+    @Test func aPlansConditionsAreCheckedAsLabels() throws {
+        for (plan, message) in [
+            ("edgeSwipe 2 edge=lef", "plan line 1: 'edge=lef': edge takes one of left, right, top, bottom"),
+            ("tap 2 edge=left", "plan line 1: 'edge=left': tap events have no field 'edge'; their fields: phase, fingers, x, y, tool, count, duration"),
+            ("tap 2 fingers=two", "plan line 1: 'fingers=two': fingers takes a number (fingers is one)"),
+            ("none pan\ntap 2", "plan line 1: 'none pan': a none line follows the step whose attempts it applies to"),
+            ("tap 2\nnone rotat", "plan line 2: 'rotat' is no gesture; gestures: tap, longPress, pan, swipe, edgeSwipe, pinch, rotate, peek, pop, peekActions, drag, spring"),
+            ("tap 2\nnone pan quickly", "plan line 2: 'quickly': expected FIELD=VALUE (a none line takes no prompt)"),
+        ] {
+            do {
+                _ = try GuidedPlan.parse(plan, gestures: gestures)
+                Issue.record("\(plan): taken")
+            } catch {
+                #expect(error.description == message)
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@ import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
+import TouchlineTrace
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -56,13 +57,17 @@ struct Inspect: ParsableCommand {
             // its description gives (a trace may list tens of thousands of such devices).
             for index in trace.devices.indices {
                 let device = trace.devices[index]
+                let positions = device.isMultitouch
+                    ? (EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y) : (EventCodes.ABS_X, EventCodes.ABS_Y)
+                let rangeSources = (trace.rangeSource(device: index, code: positions.0), trace.rangeSource(device: index, code: positions.1))
                 let summary = if let assembler = replay.assembler(of: index) {
                     DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
-                                  geometry: assembler.geometry, counters: assembler.counters, stats: stats[index])
+                                  geometry: assembler.geometry, counters: assembler.counters, stats: stats[index],
+                                  rangeSources: rangeSources)
                 } else {
                     DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
                                   geometry: FrameAssembler.geometry(of: device, options: input.assemblerOptions),
-                                  counters: FrameAssembler.Counters(), stats: TouchStatistics())
+                                  counters: FrameAssembler.Counters(), stats: TouchStatistics(), rangeSources: rangeSources)
                 }
                 out.write(json ? summary.json : summary.text)
             }
@@ -79,6 +84,8 @@ struct DeviceSummary {
     var geometry: SurfaceGeometry
     var counters: FrameAssembler.Counters
     var stats: TouchStatistics
+    /// Where the x and y ranges came from (docs/traces.md, "Axis ranges"); nil without the axis.
+    var rangeSources: (x: AxisRangeSource?, y: AxisRangeSource?)
 
     func range(_ axis: AbsInfo?) -> String {
         guard let axis else { return "none" }
@@ -98,6 +105,8 @@ struct DeviceSummary {
         lines.append("  kind:              \(device.kind.rawValue)")
         lines.append("  ids:               bus 0x\(hex(device.bus)) vendor 0x\(hex(device.vendor)) product 0x\(hex(device.product))")
         lines.append("  size:              \(size) (\(sizeSource))")
+        lines.append("  x range:           \(range(device.xAxis))\(rangeSources.x.map { ", \($0.explanation)" } ?? "")")
+        lines.append("  y range:           \(range(device.yAxis))\(rangeSources.y.map { ", \($0.explanation)" } ?? "")")
         lines.append("  slots:             \(device.slotCount == 0 ? (device.isMultitouch ? "none (protocol A)" : "none (single touch)") : String(device.slotCount))")
         lines.append("  pressure:          \(range(device.pressureAxis))")
         lines.append("  touch size:        major \(range(device.touchMajorAxis)), minor \(range(device.touchMinorAxis))")
@@ -145,6 +154,10 @@ struct DeviceSummary {
         w.field("width", geometry.size.width, decimals: 2)
         w.field("height", geometry.size.height, decimals: 2)
         w.field("sizeSource", geometry.source.rawValue)
+        range("xRange", device.xAxis)
+        range("yRange", device.yAxis)
+        if let x = rangeSources.x { w.field("xRangeSource", x.rawValue) } else { w.fieldNull("xRangeSource") }
+        if let y = rangeSources.y { w.field("yRangeSource", y.rawValue) } else { w.fieldNull("yRangeSource") }
         w.field("slots", device.slotCount)
         range("pressureRange", device.pressureAxis)
         range("touchMajorRange", device.touchMajorAxis)

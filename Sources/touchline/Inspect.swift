@@ -8,7 +8,9 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarize the devices and touches in traces.",
         discussion: """
-            For each device: name, kind (touchscreen, touchpad, pen), size in mm, slots, pressure \
+            For each device: name, kind (touchscreen, touchpad, pen), size in mm, the x and y \
+            ranges and where each came from (the trace, --range, or guessed for a getevent trace \
+            without its header), slots, pressure \
             and touch-size ranges, event and frame counts, duration, the most contacts at once and \
             the number of touch sequences (a finger from down to up), and what drives a peek \
             (pressure, touch size or time).

@@ -105,8 +105,11 @@ struct LookAheadTouches {
             yCode = EventCodes.ABS_Y
         }
         guard let xInfo = device.absinfo[xCode], let yInfo = device.absinfo[yCode] else { return }
+        // Normalized positions are clamped to 0...1 over a span of at most 2^32, so this is
+        // finite and exact; the guard keeps a trace from ever making Int64(_:) trap.
         func raw(_ normalized: Double, _ info: AbsInfo) -> Int32 {
-            Int32(clamping: Int64((normalized * (Double(info.maximum) - Double(info.minimum))).rounded()) + Int64(info.minimum))
+            let v = (normalized * (Double(info.maximum) - Double(info.minimum)) + Double(info.minimum)).rounded()
+            return v.isFinite ? Int32(clamping: Int64(Swift.max(-5e9, Swift.min(5e9, v)))) : 0
         }
         var index: [ContactID: Int] = [:]
         for event in events where assembler.feed(event) {

@@ -134,6 +134,14 @@ struct GeteventDeviceFacts {
             description.absinfo[code]?.maximum = edge
             moved.append(code)
         }
+        // A multitouch device's ABS_X and ABS_Y (pointer emulation) have its MT axes' ranges:
+        // the kernel copies them (input_mt_init_slots, input_copy_abs).
+        for (single, multi) in [(EventCodes.ABS_X, EventCodes.ABS_MT_POSITION_X), (EventCodes.ABS_Y, EventCodes.ABS_MT_POSITION_Y)]
+        where assumed.contains(single) && moved.contains(multi) && (minimum[single] ?? 0) >= 0 {
+            guard let edge = description.absinfo[multi]?.maximum, (maximum[single] ?? 0) <= edge else { continue }
+            description.absinfo[single]?.maximum = edge
+            moved.append(single)
+        }
         return moved
     }
 

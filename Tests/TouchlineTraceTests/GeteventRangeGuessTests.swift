@@ -48,6 +48,23 @@ import TouchlineCore
         #expect(reader.rangeSource(device: 0, code: y) == .powerOfTwo)
     }
 
+    /// With pointer emulation (ABS_X and ABS_Y beside the MT axes), the single-touch axes take
+    /// the MT axes' guess, as the kernel copies their ranges.
+    @Test func pointerEmulationAxesFollowTheMultitouchOnes() throws {
+        var text = ""
+        for line in PhoneCapture.text().split(separator: "\n") {
+            text += line + "\n"
+            for (mt, st) in [("ABS_MT_POSITION_X   ", "ABS_X               "), ("ABS_MT_POSITION_Y   ", "ABS_Y               ")] where line.contains(mt) {
+                text += line.replacing(mt, with: st) + "\n"
+            }
+        }
+        let reader = try TraceReader(source: BytesSource(text), fileName: "phone.txt")
+        #expect(reader.devices[0].absinfo[EventCodes.ABS_X] == AbsInfo(minimum: 0, maximum: 1079))
+        #expect(reader.devices[0].absinfo[EventCodes.ABS_Y] == AbsInfo(minimum: 0, maximum: 2219))
+        #expect(reader.rangeSource(device: 0, code: EventCodes.ABS_X) == .edges)
+        #expect(reader.devices[0].absinfo[y] == AbsInfo(minimum: 0, maximum: 2219))
+    }
+
     /// `--range` wins over the guess, per axis; the other axis is still guessed.
     @Test func aGivenRangeWinsOverTheGuess() throws {
         let options = TraceReaderOptions(getevent: GeteventOptions(ranges: [EventCodes.ABS_MT_POSITION_Y: AbsInfo(minimum: 0, maximum: 2399)]))

@@ -104,7 +104,8 @@ struct GeteventDeviceFacts {
     /// (docs/traces.md): the maximum is the smallest 2^k - 1 at or above the highest value seen,
     /// never the highest value itself (the edge of the screen must not be wherever the user
     /// happened to touch), so no touch seems to start at an edge. A negative value gives the
-    /// mirror image -2^k. `guessEdges` then moves a position axis's edge to where touches show it. Slots get 0..63 and tracking ids 0..65535, as their values say nothing of the range.
+    /// mirror image -2^k. Slots get 0..63 and tracking ids 0..65535, as their values say nothing
+    /// of the range. `guessEdges` then moves a position axis's edge to where touches show it.
     static func assumedRange(code: UInt16, lowest lo: Int32, highest hi: Int32) -> AbsInfo {
         if code == EventCodes.ABS_MT_TRACKING_ID { return AbsInfo(minimum: 0, maximum: 65535) }
         if code == EventCodes.ABS_MT_SLOT { return AbsInfo(minimum: 0, maximum: Int32(FrameAssembler.undeclaredSlots - 1)) }

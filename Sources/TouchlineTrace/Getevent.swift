@@ -207,7 +207,22 @@ func parseGeteventEvent(_ c: inout ByteCursor, names: inout GeteventNames) throw
         throw LineError("expected a value of 8 hex digits (or UP/DOWN/REPEAT) after the code, found \(quotedToken(c.bytes, valueToken))")
     }
     c.skipSpaces()
-    guard c.atEnd else { throw LineError("unexpected \(found(c)) after the value: expected the end of the line") }
+    // `getevent -r` prints after each SYN_REPORT but the first " rate N": a million over the µs
+    // since the previous one (negative if time went back). The timestamps say the same: read
+    // and ignored.
+    if !c.atEnd && type == EventCodes.EV_SYN && code == EventCodes.SYN_REPORT && c.take("rate") {
+        let mark = c.index
+        c.skipSpaces()
+        let number = c.index
+        guard number > mark, c.signedDecimal() != nil else {
+            c.index = number
+            throw LineError("expected a whole number after 'rate' (getevent -r), found \(found(c))", column: number + 1)
+        }
+        c.skipSpaces()
+    }
+    guard c.atEnd else {
+        throw LineError("unexpected \(found(c)) after the value: expected the end of the line (or ' rate N' after a SYN_REPORT, as getevent -r prints)", column: c.index + 1)
+    }
     try validateEvent(type: UInt64(type), code: UInt64(code))
     return GeteventRow(path: path, event: InputEvent(time: Timestamp(seconds: sec, microseconds: usec), type: type, code: code, value: value))
 }

@@ -47,6 +47,9 @@ struct GeteventDecoder {
     /// Per ABS code (0...63) the range assumed for the device `rangeDevice` ([Int32.min,
     /// Int32.max] where nothing was assumed), and per device the codes assumed.
     private var assumedCodes: [UInt64] = []
+    /// Per device, the assumed codes whose edge the look-ahead's touches showed (the rest of
+    /// `assumedCodes` are powers of two).
+    private var edgeCodes: [UInt64] = []
     private var rangeDevice = -1
     private var rangeMinimum = [Int32](repeating: .min, count: 64)
     private var rangeMaximum = [Int32](repeating: .max, count: 64)
@@ -153,7 +156,7 @@ struct GeteventDecoder {
                 }
             }
         } catch {
-            throw scanner.error(error.message)
+            throw scanner.error(error.message, column: error.column)
         }
         switch parsed {
         case .none:
@@ -226,29 +229,51 @@ struct GeteventDecoder {
         return i
     }
 
-    /// Describes every pending device, in order, and warns once about assumed ranges.
+    /// Describes every pending device, in order, and warns once about guessed ranges. The
+    /// look-ahead (`buffer`) holds every event of the pending devices read so far.
     private mutating func describePending(_ devices: inout [DeviceDescription]) {
         for facts in pending {
-            let (description, assumed) = facts.description(options: options)
-            var mask: UInt64 = 0
+            let index = devices.count
+            var (description, assumed) = facts.description(options: options)
+            let edges = assumed.isEmpty ? [] : facts.guessEdges(
+                &description, assumed: assumed, events: buffer.lazy.filter { $0.device == index }.map(\.event))
+            var mask: UInt64 = 0, edgeMask: UInt64 = 0
             for code in assumed where code < 64 { mask |= 1 << code }
+            for code in edges where code < 64 { edgeMask |= 1 << code }
             assumedCodes.append(mask)
+            edgeCodes.append(edgeMask)
             if !assumed.isEmpty && !warnedAssumption {
                 warnedAssumption = true
-                // The position axes first: they are what the screen's edges depend on.
-                let positions: Set<UInt16> = [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_X, EventCodes.ABS_Y]
-                let ordered = assumed.filter { positions.contains($0) } + assumed.filter { !positions.contains($0) }
-                let ranges = ordered.prefix(6).map { code in
-                    let info = description.absinfo[code]!
-                    return "\(EventCodes.codeName(type: EventCodes.EV_ABS, code: code) ?? hex4(code)) \(info.minimum)..\(info.maximum)"
-                }.joined(separator: ", ") + (assumed.count > 6 ? ", …" : "")
-                warnings.append("\(fileName): no 'getevent -lp' header gives the axis ranges of \(description.name); assuming \(ranges) (the next power of two above the values of the first \(options.lookAhead) events, as panels report 0..1023 or 0..4095); pass --range AXIS=MIN:MAX to give the real ones")
+                warnings.append(guessWarning(description, assumed: assumed, edges: edges))
             }
             devices.append(description)
         }
         pending.removeAll(keepingCapacity: true)
         headerDevice = headerDevice.flatMap { $0 < devices.count ? nil : $0 }
         rangeDevice = -1
+    }
+
+    /// The one warning about guessed ranges: each axis with its range and the rule that gave it,
+    /// the position axes first (the screen's edges depend on them), and `--range`.
+    private func guessWarning(_ description: DeviceDescription, assumed: [UInt16], edges: [UInt16]) -> String {
+        let positions: Set<UInt16> = [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_X, EventCodes.ABS_Y]
+        let ordered = assumed.filter { positions.contains($0) } + assumed.filter { !positions.contains($0) }
+        let ranges = ordered.prefix(6).map { code in
+            let info = description.absinfo[code]!
+            let rule = edges.contains(code) ? "touches reach its edge"
+                : positions.contains(code) ? "no touch showed its edge: the next power of two" : "the next power of two"
+            return "\(EventCodes.codeName(type: EventCodes.EV_ABS, code: code) ?? hex4(code)) \(info.minimum)..\(info.maximum) (\(rule))"
+        }.joined(separator: ", ") + (assumed.count > 6 ? ", …" : "")
+        return "\(fileName): no 'getevent -lp' header gives the axis ranges of \(description.name); guessed from the first \(options.lookAhead) events: \(ranges); pass --range AXIS=MIN:MAX to give the real ones (docs/traces.md, \"Axis ranges\")"
+    }
+
+    /// Where the range of `code` of `device` came from; nil when the device has no such axis
+    /// or is not described yet.
+    func rangeSource(device: Int, code: UInt16, _ devices: [DeviceDescription]) -> AxisRangeSource? {
+        guard device < devices.count, devices[device].absinfo[code] != nil else { return nil }
+        if options.ranges[code] != nil { return .range }
+        guard code < 64, device < assumedCodes.count, assumedCodes[device] & (1 << UInt64(code)) != 0 else { return .header }
+        return edgeCodes[device] & (1 << UInt64(code)) != 0 ? .edges : .powerOfTwo
     }
 
     /// Warns (once per axis) about a value beyond a range that was assumed. The value passes

@@ -100,11 +100,12 @@ struct GeteventDeviceFacts {
         if let m = maximum[e.code] { if e.value > m { maximum[e.code] = e.value } } else { maximum[e.code] = e.value }
     }
 
-    /// The range assumed for an axis whose values lo...hi were seen (docs/traces.md): panels
-    /// report ranges such as 0..1023 or 0..4095, so the maximum is the smallest 2^k - 1 at or
-    /// above the highest value seen, never the highest value itself (the edge of the screen must
-    /// not be wherever the user happened to touch). A negative value gives the mirror image
-    /// -2^k. Slots get 0..63 and tracking ids 0..65535, as their values say nothing of the range.
+    /// The range assumed for an axis whose values lo...hi were seen when nothing shows its edge
+    /// (docs/traces.md): the maximum is the smallest 2^k - 1 at or above the highest value seen,
+    /// never the highest value itself (the edge of the screen must not be wherever the user
+    /// happened to touch), so no touch seems to start at an edge. A negative value gives the
+    /// mirror image -2^k. Slots get 0..63 and tracking ids 0..65535, as their values say nothing
+    /// of the range. `guessEdges` then moves a position axis's edge to where touches show it.
     static func assumedRange(code: UInt16, lowest lo: Int32, highest hi: Int32) -> AbsInfo {
         if code == EventCodes.ABS_MT_TRACKING_ID { return AbsInfo(minimum: 0, maximum: 65535) }
         if code == EventCodes.ABS_MT_SLOT { return AbsInfo(minimum: 0, maximum: Int32(FrameAssembler.undeclaredSlots - 1)) }
@@ -116,6 +117,33 @@ struct GeteventDeviceFacts {
         let maximum = hi < 0 ? 0 : powerOfTwoAtOrAbove(Int64(hi) + 1) - 1
         let minimum = lo >= 0 ? 0 : -powerOfTwoAtOrAbove(-Int64(lo))
         return AbsInfo(minimum: Int32(clamping: minimum), maximum: Int32(clamping: maximum))
+    }
+
+    /// Moves the edge of each position axis among `assumed` to where the look-ahead's touches
+    /// show it (`PanelEdges.edgeMaximum`, docs/traces.md "Axis ranges"); returns the axes moved.
+    /// The others keep the power of two. `events` are this device's events of the look-ahead.
+    func guessEdges(_ description: inout DeviceDescription, assumed: [UInt16], events: some Sequence<InputEvent>) -> [UInt16] {
+        let positions = [EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y, EventCodes.ABS_X, EventCodes.ABS_Y]
+        guard assumed.contains(where: positions.contains) else { return [] }
+        // The power-of-two ranges hold every value seen: the assembler clamps nothing.
+        let touches = LookAheadTouches(device: description, events: events)
+        var moved: [UInt16] = []
+        for (code, extents) in [(touches.xCode, touches.x), (touches.yCode, touches.y)] where assumed.contains(code) {
+            // A negative value is no panel's: those axes keep the mirror rule.
+            guard (minimum[code] ?? 0) >= 0, let highest = maximum[code],
+                  let edge = PanelEdges.edgeMaximum(highest: highest, touches: extents) else { continue }
+            description.absinfo[code]?.maximum = edge
+            moved.append(code)
+        }
+        // A multitouch device's ABS_X and ABS_Y (pointer emulation) have its MT axes' ranges:
+        // the kernel copies them (input_mt_init_slots, input_copy_abs).
+        for (single, multi) in [(EventCodes.ABS_X, EventCodes.ABS_MT_POSITION_X), (EventCodes.ABS_Y, EventCodes.ABS_MT_POSITION_Y)]
+        where assumed.contains(single) && moved.contains(multi) && (minimum[single] ?? 0) >= 0 {
+            guard let edge = description.absinfo[multi]?.maximum, (maximum[single] ?? 0) <= edge else { continue }
+            description.absinfo[single]?.maximum = edge
+            moved.append(single)
+        }
+        return moved
     }
 
     /// The description, and the ABS codes whose ranges were assumed (not from the header or the

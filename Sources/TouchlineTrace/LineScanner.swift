@@ -57,8 +57,8 @@ struct LineScanner {
     /// Whether the source can be read again from any offset (TraceReader+Devices).
     var sourceIsRereadable: Bool { source.isRereadable }
 
-    func error(_ message: String, line: Int? = nil) -> TraceError {
-        TraceError(file: fileName, line: line ?? max(1, lineNumber), message: message)
+    func error(_ message: String, line: Int? = nil, column: Int? = nil) -> TraceError {
+        TraceError(file: fileName, line: line ?? max(1, lineNumber), message: message, column: column)
     }
 
     /// Moves to the next line; false at the end of the source.

@@ -35,15 +35,19 @@ public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The trace is a header-less evemu `.events` file and no description was given: a caller
     /// that can find the `.desc` may try again with it (`TraceReader.open` does).
     public var needsDescription: Bool
+    /// The column (1-based, in bytes) where the line goes wrong, when the reader knows it; the
+    /// description is then "FILE:LINE:COLUMN: message".
+    public var column: Int?
 
-    public init(file: String, line: Int, message: String, needsDescription: Bool = false) {
+    public init(file: String, line: Int, message: String, needsDescription: Bool = false, column: Int? = nil) {
         self.file = file
         self.line = line
         self.message = message
         self.needsDescription = needsDescription
+        self.column = column
     }
 
-    public var description: String { "\(file):\(line): \(message)" }
+    public var description: String { "\(file):\(line):\(column.map { "\($0):" } ?? "") \(message)" }
 }
 
 /// A writer asked to do something its format cannot express.
@@ -56,5 +60,10 @@ public struct TraceWriterError: Error, Hashable, Sendable, CustomStringConvertib
 /// What a line parser says went wrong; the reader adds the file and line.
 struct LineError: Error {
     var message: String
-    init(_ message: String) { self.message = message }
+    /// 1-based, in bytes, when the parser knows where on the line it went wrong.
+    var column: Int?
+    init(_ message: String, column: Int? = nil) {
+        self.message = message
+        self.column = column
+    }
 }

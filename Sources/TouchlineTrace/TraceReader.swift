@@ -220,6 +220,16 @@ public struct TraceReader {
         return getevent.warnings
     }
 
+    /// Where the range of ABS axis `code` of `device` came from (`touchline inspect` says it):
+    /// for evemu and libinput record always the trace's description; for getevent the
+    /// `getevent -lp` header, `--range` or a guess (docs/traces.md, "Axis ranges"). Nil when
+    /// the device has no such axis.
+    public func rangeSource(device: Int, code: UInt16) -> AxisRangeSource? {
+        if format == .getevent { return getevent.rangeSource(device: device, code: code, devices) }
+        guard device < devices.count, devices[device].absinfo[code] != nil else { return nil }
+        return .header
+    }
+
     /// Whether `takeWarnings()` has something (cheap enough to ask after every event).
     public var hasWarnings: Bool { !getevent.warnings.isEmpty }
 

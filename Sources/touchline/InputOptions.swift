@@ -16,7 +16,7 @@ struct InputOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp(
         "An axis range for a getevent trace, as AXIS=MIN:MAX (e.g. ABS_MT_POSITION_Y=0:1919); repeat it per axis.",
-        discussion: "getevent -lt traces carry no ranges. Without a 'getevent -lp' header in the trace, Touchline assumes each axis runs from 0 to the next power of two minus one above the values of the first 4096 events (panels report 0..1023 or 0..4095) and says so on stderr; --range gives the real range (from 'adb shell getevent -lp'). It overrides the header too. AXIS is an ABS_ name or a hex code (0x35).",
+        discussion: "getevent -lt traces carry no ranges. Without a 'getevent -lp' header in the trace, Touchline guesses each axis from the first 4096 events: a position axis ends where at least two touches start or end and move inward, when a panel size (such as 1079 or 2219) lies within 1 % of it; otherwise 0 to the next power of two minus one above the values seen. It says so on stderr, and inspect says which; --range gives the real range (from 'adb shell getevent -lp'). It overrides the header too. AXIS is an ABS_ name or a hex code (0x35).",
         valueName: "AXIS=MIN:MAX"))
     var range: [String] = []
 

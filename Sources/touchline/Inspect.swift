@@ -2,12 +2,15 @@ import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
+import TouchlineTrace
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Summarize the devices and touches in traces.",
         discussion: """
-            For each device: name, kind (touchscreen, touchpad, pen), size in mm, slots, pressure \
+            For each device: name, kind (touchscreen, touchpad, pen), size in mm, the x and y \
+            ranges and where each came from (the trace, --range, or guessed for a getevent trace \
+            without its header), slots, pressure \
             and touch-size ranges, event and frame counts, duration, the most contacts at once and \
             the number of touch sequences (a finger from down to up), and what drives a peek \
             (pressure, touch size or time).
@@ -59,13 +62,17 @@ struct Inspect: ParsableCommand {
             // its description gives (a trace may list tens of thousands of such devices).
             for index in trace.devices.indices {
                 let device = trace.devices[index]
+                let positions = device.isMultitouch
+                    ? (EventCodes.ABS_MT_POSITION_X, EventCodes.ABS_MT_POSITION_Y) : (EventCodes.ABS_X, EventCodes.ABS_Y)
+                let rangeSources = (trace.rangeSource(device: index, code: positions.0), trace.rangeSource(device: index, code: positions.1))
                 var summary = if let assembler = replay.assembler(of: index) {
                     DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
-                                  geometry: assembler.geometry, counters: assembler.counters, stats: stats[index])
+                                  geometry: assembler.geometry, counters: assembler.counters, stats: stats[index],
+                                  rangeSources: rangeSources)
                 } else {
                     DeviceSummary(path: trace.displayName, index: index, format: trace.format, device: device,
                                   geometry: FrameAssembler.geometry(of: device, options: input.assemblerOptions),
-                                  counters: FrameAssembler.Counters(), stats: TouchStatistics())
+                                  counters: FrameAssembler.Counters(), stats: TouchStatistics(), rangeSources: rangeSources)
                 }
                 summary.origin = origin ?? .zero
                 out.write(json ? summary.json : summary.text)
@@ -83,6 +90,8 @@ struct DeviceSummary {
     var geometry: SurfaceGeometry
     var counters: FrameAssembler.Counters
     var stats: TouchStatistics
+    /// Where the x and y ranges came from (docs/traces.md, "Axis ranges"); nil without the axis.
+    var rangeSources: (x: AxisRangeSource?, y: AxisRangeSource?)
     /// The trace's first event: `touches`' times count from it (as labels' windows).
     var origin: Timestamp = .zero
 
@@ -104,6 +113,8 @@ struct DeviceSummary {
         lines.append("  kind:              \(device.kind.rawValue)")
         lines.append("  ids:               bus 0x\(hex(device.bus)) vendor 0x\(hex(device.vendor)) product 0x\(hex(device.product))")
         lines.append("  size:              \(size) (\(sizeSource))")
+        lines.append("  x range:           \(range(device.xAxis))\(rangeSources.x.map { ", \($0.explanation)" } ?? "")")
+        lines.append("  y range:           \(range(device.yAxis))\(rangeSources.y.map { ", \($0.explanation)" } ?? "")")
         lines.append("  slots:             \(device.slotCount == 0 ? (device.isMultitouch ? "none (protocol A)" : "none (single touch)") : String(device.slotCount))")
         lines.append("  pressure:          \(range(device.pressureAxis))")
         lines.append("  touch size:        major \(range(device.touchMajorAxis)), minor \(range(device.touchMinorAxis))")
@@ -151,6 +162,10 @@ struct DeviceSummary {
         w.field("width", geometry.size.width, decimals: 2)
         w.field("height", geometry.size.height, decimals: 2)
         w.field("sizeSource", geometry.source.rawValue)
+        range("xRange", device.xAxis)
+        range("yRange", device.yAxis)
+        if let x = rangeSources.x { w.field("xRangeSource", x.rawValue) } else { w.fieldNull("xRangeSource") }
+        if let y = rangeSources.y { w.field("yRangeSource", y.rawValue) } else { w.fieldNull("yRangeSource") }
         w.field("slots", device.slotCount)
         range("pressureRange", device.pressureAxis)
         range("touchMajorRange", device.touchMajorAxis)

@@ -10,6 +10,8 @@ struct TraceFile {
     private var reader: TraceReader
 
     var devices: [DeviceDescription] { reader.devices }
+    /// Where the range of ABS axis `code` of `device` came from (header, --range or a guess).
+    func rangeSource(device: Int, code: UInt16) -> AxisRangeSource? { reader.rangeSource(device: device, code: code) }
     var format: String { reader.format.rawValue }
     /// The name messages use: "<stdin>" for `-`.
     var displayName: String { Self.displayName(path) }

@@ -81,7 +81,7 @@ import TouchlineCore
         #expect(d.absinfo[EventCodes.ABS_MT_POSITION_X] == AbsInfo(minimum: 0, maximum: 1023))
         #expect(d.absinfo[EventCodes.ABS_MT_TRACKING_ID] == AbsInfo(minimum: 0, maximum: 65535))
         let warnings = reader.takeWarnings()
-        #expect(warnings == ["paint.txt: no 'getevent -lp' header gives the axis ranges of getevent; assuming ABS_MT_POSITION_X 0..1023, ABS_MT_POSITION_Y 0..1023 (the next power of two above the values of the first 4096 events, as panels report 0..1023 or 0..4095); pass --range AXIS=MIN:MAX to give the real ones"])
+        #expect(warnings == ["paint.txt: no 'getevent -lp' header gives the axis ranges of getevent; guessed from the first 4096 events: ABS_MT_POSITION_X 0..1023 (no touch showed its edge: the next power of two), ABS_MT_POSITION_Y 0..1023 (no touch showed its edge: the next power of two); pass --range AXIS=MIN:MAX to give the real ones (docs/traces.md, \"Axis ranges\")"])
         while try reader.next() != nil {}
         #expect(reader.takeWarnings().isEmpty, "one warning, not one per event")
 

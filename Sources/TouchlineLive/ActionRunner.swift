@@ -101,7 +101,7 @@ public final class ActionRunner {
     /// are written at once and do not count).
     public func handle(_ event: GestureEvent) {
         var environment: [String]?
-        for (index, action) in configuration.actions.enumerated() where action.matches(event) {
+        for (index, action) in configuration.actions.enumerated() where configuration.runs(action, for: event) {
             if let interval = action.repeatInterval, event.phase == .changed, let last = lastRun[index],
                event.time.microseconds - last.microseconds < interval.microseconds {
                 continue

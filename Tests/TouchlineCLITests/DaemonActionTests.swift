@@ -143,6 +143,22 @@ import Glibc
         #expect(result.stderr.contains(":3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy"), "\(result.stderr)")
     }
 
+    /// Issue 35: `--check-config` refuses a filter that no event can pass, at the value (on
+    /// 9b4ee5b it said "ok", and the three-finger tap never ran its script).
+    @Test func checkConfigRefusesAFilterThatNeverMatches() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "tap"
+            fingers = "3"
+            argv = ["/usr/local/bin/kiosk-maintenance"]
+            """)
+        let result = try touchline("daemon", "--check-config", config)
+        #expect(result.status == 65)
+        #expect(result.stderr == "touchline: \(config):3:11: found \"3\" for an action's filter on fingers; expected a number without quotes: tap events write fingers as a number (what `touchline listen` prints)\n")
+    }
+
     /// Issue 26: `daemon --dry-run` runs a `button` action on a machine without /dev/uinput,
     /// as a line naming the events it would write (8d7af8f: no such option, 64; without it,
     /// the daemon stops at start-up, 73, as the test above shows).

@@ -96,11 +96,41 @@ public final class InputEventLog: InputEventWriter {
     }
 
     public func write(_ events: [InputEvent]) throws(SystemError) {
-        let text = events.map { e in
+        line("dry run: uinput frame: " + Self.text(events))
+    }
+
+    /// Each event by its kernel names, `EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0`.
+    public static func text(_ events: [InputEvent]) -> String {
+        events.map { e in
             let type = EventCodes.typeName(e.type) ?? "type \(e.type)"
             let code = EventCodes.codeName(type: e.type, code: e.code) ?? "code \(e.code)"
             return "\(type) \(code) \(e.value)"
-        }
-        line("dry run: uinput frame: " + text.joined(separator: ", "))
+        }.joined(separator: ", ")
     }
+}
+
+/// `touchline daemon --dry-run --source trace:FILE` with `[[device]] passthrough = true`: the
+/// pass-through clone as lines instead of a uinput device, so that a configuration's
+/// pass-through is previewed on a recording on any machine. The session's planner decides, as
+/// for a real clone and as `replay --passthrough` (the same PassThroughSet); each frame the
+/// clone would receive is a line with its time: `dry run: pass-through (FILE device 0) at
+/// 1.234567: EV_ABS ABS_MT_SLOT 0, …, EV_SYN SYN_REPORT 0`.
+public final class PassThroughLog: PassThroughClone {
+    let device: String
+    let line: (String) -> Void
+
+    /// The clone of the device at `path` (the trace source's name for it).
+    public init(of path: String, line: @escaping (String) -> Void) {
+        device = path
+        self.line = line
+    }
+
+    public var node: String { "lines on standard error (dry run)" }
+
+    public func write(_ events: [InputEvent]) throws {
+        let time = events.last.map { formatFixed($0.time.microseconds, decimals: 6) } ?? "?"
+        line("dry run: pass-through (\(device)) at \(time): " + InputEventLog.text(events))
+    }
+
+    public func close() {}
 }

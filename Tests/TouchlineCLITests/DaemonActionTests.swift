@@ -176,7 +176,7 @@ import Glibc
         }
         // The start line first (issue 26: the daemon said nothing when it began to listen).
         #expect(daemon.output.split(separator: "\n").first.map(String.init)
-            == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: input actions as lines")
+            == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: actions as lines, none runs")
         let lines = daemon.output.split(separator: "\n").filter { $0.contains("dry run: uinput") }
         // The pointer moves to the long press (its place on the panel, scaled to 0…32767),
         // then the button goes down and up, a frame each.
@@ -185,5 +185,66 @@ import Glibc
             "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0",
             "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 0, EV_SYN SYN_REPORT 0",
         ])
+    }
+    /// Issue 35: `daemon --dry-run` on a recording runs no action (on 9b4ee5b it ran argv
+    /// commands, and waited after the trace until signalled): each is a "would run" line (argv,
+    /// shell, keys, click), an input action's frames follow it, and at the trace's end the
+    /// daemon exits 0 by itself.
+    @Test func aDryRunRunsNoActionSaysWhatEachWouldRunAndEndsWithTheTrace() throws {
+        let recording = Paths.recordings.appendingPathComponent("long-press.yml").path
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "longPress"
+            argv = ["/bin/sh", "-c", "touch \\"$0/ran\\"", "\(dir.path)"]
+
+            [[action]]
+            gesture = "longPress"
+            shell = true
+            argv = "touch '\(dir.path)/ran-shell'"
+
+            [[action]]
+            gesture = "longPress"
+            keys = ["KEY_LEFTMETA", "KEY_S"]
+
+            [[action]]
+            gesture = "longPress"
+            phase = "began"
+            button = "right"
+            """)
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--dry-run", "--source", "trace:" + recording, "--speed", "10", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        // No signal: the end of the trace ends it (wait() kills it after 10 s otherwise).
+        #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
+        #expect(daemon.output.split(separator: "\n").filter { $0.contains("dry run: would run") } == [
+            #"touchline: dry run: would run click right at 150.00, 90.00 mm (action line 14; longPress began on "surface", device 0)"#,
+            #"touchline: dry run: would run ["/bin/sh", "-c", "touch \"$0/ran\"", "\#(dir.path)"] (action line 1; longPress ended on "surface", device 0)"#,
+            #"touchline: dry run: would run /bin/sh -c "touch '\#(dir.path)/ran-shell'" (action line 5; longPress ended on "surface", device 0)"#,
+            #"touchline: dry run: would run keys KEY_LEFTMETA + KEY_S (action line 10; longPress ended on "surface", device 0)"#,
+        ])
+        #expect(daemon.output.split(separator: "\n").filter { $0.contains("dry run: uinput frame") }.count == 3 + 4)
+        #expect(daemon.output.hasSuffix("touchline: \(recording): played to its end; stopping (--stay keeps serving)\n"), "daemon: \(daemon.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/ran"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/ran-shell"))
+    }
+
+    /// Issue 35: at the trace's end the daemon waits for the actions still running (their
+    /// timeouts bound the wait) before it exits 0: the last gesture's command is not cut short.
+    @Test func theTracesEndWaitsForRunningActions() throws {
+        let recording = Paths.recordings.appendingPathComponent("tap.yml").path
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", """
+            [[action]]
+            gesture = "tap"
+            argv = ["/bin/sh", "-c", "sleep 0.3; touch \\"$0/done\\"", "\(dir.path)"]
+            """)
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "10", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/done"), "daemon: \(daemon.output)")
     }
 }

@@ -1,6 +1,7 @@
 // Registered targets through the real daemon: a recording of one tap in the middle of the
 // screen (Recordings/tap.yml, at (100, 70) mm on 217 × 136 mm) played in real time after a start
-// delay, during which clients connect and register over the socket.
+// delay, during which clients connect and register over the socket. The daemon stays after the
+// trace (--stay), as one on a touchscreen would: clients go on registering after the tap.
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ final class TapDaemon {
         let recording = Paths.recordings.appendingPathComponent("tap.yml").path
         let config = files["config.toml"] == nil ? [] : ["--config", dir + "/config.toml"]
         process = try CleanProcess(
-            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--socket", socket] + config,
+            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--stay", "--socket", socket] + config,
             outputIn: URL(fileURLWithPath: dir))
     }
 

@@ -180,4 +180,28 @@ import Glibc
         let plot = try touchline("plot", "--config", kiosk, recording, "-o", "/dev/null")
         #expect(plot.status == 0, "\(plot.stderr)")
     }
+    /// Issue 35: the dry-run hint at the top of kiosk.toml, run as written on a recording of a
+    /// left-edge swipe (on 9b4ee5b it had no --source, and on a laptop waited for a touchscreen
+    /// forever): the menu's command is a "would run" line, and the daemon exits 0 at the end.
+    @Test func theKiosksDryRunHintEndsOnARecording() throws {
+        let kiosk = Self.packaging.appendingPathComponent("examples/kiosk.toml").path
+        let text = try String(contentsOfFile: kiosk, encoding: .utf8)
+        let hint = try #require(text.split(separator: "\n").first { $0.contains("--dry-run") })
+        let words = hint.drop { $0 == "#" || $0 == " " }.split(separator: " ").map(String.init)
+        #expect(words.first == "touchline" && words.contains("--source"), "\(hint)")
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recording = Paths.recordings.appendingPathComponent("edge-swipe-left.yml").path
+        let arguments = words.dropFirst().map { word in
+            switch word {
+            case "kiosk.toml": kiosk
+            case "trace:RECORDING": "trace:" + recording
+            case "/tmp/kiosk-check.sock": dir.appendingPathComponent("kiosk-check.sock").path
+            default: word
+            }
+        }
+        let daemon = try CleanProcess(Paths.binary.path, Array(arguments), outputIn: dir)
+        #expect(daemon.wait()?.status == 0, "\(daemon.output)")
+        #expect(daemon.output.contains(#"touchline: dry run: would run ["/usr/local/bin/kiosk-menu", "open"] (action line "#), "\(daemon.output)")
+    }
 }

@@ -78,6 +78,20 @@ public enum InputActions {
         ]
     }
 
+    /// What to do when /dev/uinput cannot be opened (the daemon's exit 73 says it): without
+    /// permission, how the daemon gets it (the system service opens it as root before it drops;
+    /// a desktop session's daemon needs the opt-in rule packaging/70-touchline-uinput.rules.disabled,
+    /// whose risk is said with it); otherwise the module. --dry-run needs neither.
+    public static func fix(for error: SystemError) -> String {
+        if error.isPermissionDenied {
+            return "this user may not write /dev/uinput. The system service (touchline.service) opens it as root before it drops; "
+                + "for the daemon in a desktop session, enable the opt-in udev rule installed beside 70-touchline.rules: "
+                + "copy 70-touchline-uinput.rules.disabled to /etc/udev/rules.d/70-touchline-uinput.rules and restart the machine "
+                + "(any program of the seat's user can then inject input: docs/live.md#input-actions). --dry-run prints the actions instead"
+        }
+        return "load the uinput module (sudo modprobe uinput; docs/live.md#input-actions). --dry-run prints the actions instead"
+    }
+
     static func frame(_ body: [(UInt16, UInt16, Int32)]) -> [InputEvent] {
         body.map { InputEvent(time: .zero, type: $0.0, code: $0.1, value: $0.2) }
             + [InputEvent(time: .zero, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)]

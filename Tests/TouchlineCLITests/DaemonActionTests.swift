@@ -99,6 +99,8 @@ import Glibc
         #expect(result.status == 73)
         #expect(result.stderr.contains(config + ":5: this [[action]] (button) writes through uinput, which is not usable: "), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("/dev/uinput"), "stderr: \(result.stderr)")
+        // Issue 35: it names the fix (on 9b4ee5b: "give the daemon write access to /dev/uinput").
+        #expect(result.stderr.contains("; load the uinput module (sudo modprobe uinput; docs/live.md#input-actions). --dry-run prints the actions instead\n"), "stderr: \(result.stderr)")
         #expect(access(socket, F_OK) != 0)
     }
 

@@ -212,4 +212,40 @@ import Glibc
         #expect(daemon.wait()?.status == 0, "\(daemon.output)")
         #expect(daemon.output.contains(#"touchline: dry run: would run ["/usr/local/bin/kiosk-menu", "open"] (action line "#), "\(daemon.output)")
     }
+    /// Issue 35: the docs say what replay does with a daemon's sections, in its own words (on
+    /// 9b4ee5b docs/config.md and docs/live.md said replay refuses [[action]]; it notes and
+    /// ignores it).
+    @Test func theDocsSayWhatReplayDoesWithADaemonsSections() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        try "[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n\n[socket]\nclientZ = [0, 1]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let replay = try touchline("replay", "--config", config, Paths.recordings.appendingPathComponent("tap.yml").path)
+        #expect(replay.status == 0)
+        let note = "touchline: note: kiosk.toml: [[action]], [socket] left out: they are the daemon's (the graph and [[device]] sections apply)"
+        #expect(replay.stderr == note.replacingOccurrences(of: "kiosk.toml", with: config) + "\n")
+        func words(_ text: String) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+        for doc in ["docs/config.md", "docs/live.md"] {
+            let text = words(try String(contentsOf: Paths.root.appendingPathComponent(doc), encoding: .utf8))
+            #expect(text.contains(words(note)), "\(doc) does not quote replay's note")
+            #expect(!text.contains("`replay` refuses"), "\(doc) says replay refuses what it notes and ignores")
+        }
+    }
+
+    /// Issue 35: the desktop example reaches a Wayland session (key chords, no X11 tool such as
+    /// wmctrl, which on 9b4ee5b switched workspaces in it and does nothing under Wayland) and
+    /// leaves GNOME's three-finger swipes alone; docs/live.md says why.
+    @Test func theDesktopExampleUsesNoX11ToolAndTheDocsSayWhy() throws {
+        let example = try String(contentsOf: Self.packaging.appendingPathComponent("examples/desktop-shortcuts.toml"), encoding: .utf8)
+        let active = example.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(!active.contains { $0.contains("wmctrl") || $0.contains("xdotool") })
+        #expect(!active.contains { $0 == "fingers = 3" })
+        let live = try String(contentsOf: Paths.root.appendingPathComponent("docs/live.md"), encoding: .utf8)
+        let section = try #require(live.components(separatedBy: "### On a desktop: GNOME, Plasma, Wayland\n").dropFirst().first?
+            .components(separatedBy: "\n### ").first)
+        for phrase in ["GNOME and Plasma recognize touchscreen gestures", "`consume = true`", "A long press is already a right click",
+                       "X11 tools do nothing under Wayland", "`wmctrl`", "key chord"] {
+            #expect(section.contains(phrase), "docs/live.md's desktop section lacks \(phrase)")
+        }
+    }
 }

@@ -34,21 +34,8 @@ import TouchlineTrace
         let trace = dir.appendingPathComponent("edge-tap-pan.yml").path
         try ReplayPassThroughTests.edgeSwipeTapPan(into: trace)
         let config = dir.appendingPathComponent("kiosk.toml").path
-        try """
-            [[recognizer]]
-            kind = "edgeSwipe"
-            consume = true
-
-            [[recognizer]]
-            kind = "tap"
-
-            [[recognizer]]
-            kind = "pan"
-
-            [[device]]
-            match.name = "*"
-            passthrough = true
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try (ReplayPassThroughTests.consumingEdgeSwipe + "\n\n[[device]]\nmatch.name = \"*\"\npassthrough = true\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
         let clone = dir.appendingPathComponent("clone.yml").path
         let replay = try touchline("replay", trace, "--config", config, "--passthrough", clone)
         #expect(replay.status == 0, "\(replay.stderr)")

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs touchline, its systemd units (the system service and the user-session one), its udev
-# rule, an inert daemon config with examples beside the docs
-# (packaging/README.md). Never overwrites an existing /etc/touchline/daemon.toml.
+# rule and the opt-in uinput rule (inactive: 70-touchline-uinput.rules.disabled), an inert daemon
+# config with examples beside the docs (packaging/README.md). Never overwrites an existing
+# /etc/touchline/daemon.toml.
 #
 #   scripts/install.sh [--prefix /usr/local] [--destdir DIR] [--binary PATH] [--uninstall]
 #
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
         --binary=*) binary=${1#*=}; shift ;;
         --uninstall) uninstall=1; shift ;;
-        -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
         *) echo "$0: unknown argument: $1" >&2; usage ;;
     esac
 done
@@ -54,12 +55,16 @@ if [ "$uninstall" = 1 ]; then
     fi
     rm -f "$destdir$bindir/touchline" "$destdir$unitdir/touchline.service" \
         "$destdir$userunitdir/touchline-session.service" \
-        "$destdir$rulesdir/70-touchline.rules" "$destdir$confdir/daemon.toml.example" \
+        "$destdir$rulesdir/70-touchline.rules" "$destdir$rulesdir/70-touchline-uinput.rules.disabled" \
+        "$destdir$confdir/daemon.toml.example" \
         "$destdir$confdir/example-config.toml" "$destdir$docdir/README.md" \
         "$destdir$docdir/packaging.md"
     for f in $docs; do rm -f "$destdir$docdir/$f"; done
     for f in $examples; do rm -f "$destdir$docdir/examples/$f"; done
     rmdir "$destdir$docdir/examples" "$destdir$docdir" 2>/dev/null || true
+    if [ -f "$destdir/etc/udev/rules.d/70-touchline-uinput.rules" ]; then
+        echo "kept $destdir/etc/udev/rules.d/70-touchline-uinput.rules (the uinput rule you enabled); remove it by hand if you want"
+    fi
     if [ -f "$destdir$confdir/daemon.toml" ]; then
         echo "kept $destdir$confdir/daemon.toml (yours); remove it and $confdir by hand if you want"
     else
@@ -95,6 +100,11 @@ sed "s#/usr/local/bin/touchline#$bindir/touchline#; s#/usr/local/share/doc/touch
     "$root/packaging/touchline-session.service" > "$destdir$userunitdir/touchline-session.service"
 chmod 0644 "$destdir$userunitdir/touchline-session.service"
 install -m 0644 "$root/packaging/70-touchline.rules" "$destdir$rulesdir/70-touchline.rules"
+# Inactive until copied to /etc/udev/rules.d/70-touchline-uinput.rules (its comment says how
+# and what it risks); its enabling line names where this prefix put it.
+sed "s|sudo cp /etc/udev/rules.d/70-touchline-uinput.rules.disabled |sudo cp $rulesdir/70-touchline-uinput.rules.disabled |" \
+    "$root/packaging/70-touchline-uinput.rules.disabled" > "$destdir$rulesdir/70-touchline-uinput.rules.disabled"
+chmod 0644 "$destdir$rulesdir/70-touchline-uinput.rules.disabled"
 sed "s#/usr/local/share/doc/touchline#$docdir#g" "$root/packaging/daemon.toml" > "$destdir$confdir/daemon.toml.example"
 chmod 0644 "$destdir$confdir/daemon.toml.example"
 install -m 0644 "$root/docs/example-config.toml" "$destdir$confdir/example-config.toml"

@@ -46,6 +46,13 @@ public enum GesturePhase: UInt8, Sendable, CaseIterable, CustomStringConvertible
     /// recognizer was reset.
     case bug
 
+    /// A discrete gesture's one phase.
+    public static let discrete: [GesturePhase] = [.recognized]
+    /// A continuous gesture's phases, in their order.
+    public static let continuous: [GesturePhase] = [.began, .changed, .ended, .cancelled]
+    /// Every phase a gesture event may have (the rest are explain lines').
+    public static let gestures: [GesturePhase] = [.recognized, .began, .changed, .ended, .cancelled]
+
     public var name: StaticString {
         switch self {
         case .recognized: return "recognized"

@@ -22,10 +22,19 @@ public protocol GestureFields: BitwiseCopyable, Hashable, Sendable {
     /// `end`), known without an event: what an `[[action]]` may filter on (docs/live.md#actions).
     /// Checked against every event of the recordings (FieldNamesTests).
     static var fieldNames: [StaticString] { get }
+    /// The keys of `fieldNames` whose values are words or names (JSON strings: a direction, a
+    /// drag's items), and those whose values are counts (whole numbers from 1: a tap's
+    /// `count`); every other key's value is a number. An action's filter on a key must take a
+    /// value of its sort (`count = "2"`, `count = 0` would never fire: docs/live.md#actions).
+    /// Held to the recordings' events by FieldNamesTests. Default: none.
+    static var wordFieldNames: [StaticString] { get }
+    static var countFieldNames: [StaticString] { get }
 }
 
 extension GestureFields {
     public static var gesture: GestureKind? { nil }
+    public static var wordFieldNames: [StaticString] { [] }
+    public static var countFieldNames: [StaticString] { [] }
 
     /// Every field, `key=value`.
     public var summary: String {

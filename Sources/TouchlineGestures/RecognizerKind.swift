@@ -70,6 +70,11 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     /// The fields types of the events the kind says (its `detail`s): what an `[[action]]` on
     /// the kind may filter on besides the common keys (docs/live.md#actions).
     static var eventFields: [any GestureFields.Type] { get }
+    /// The phases of the events it says under its own name (`gesture`), as its state machine
+    /// emits them: what an `[[action]]`'s `phase` on the kind may be, so that `phase = "began"`
+    /// on a tap, which never fires, is refused (docs/live.md#actions). Held to the recordings'
+    /// events by FieldNamesTests. Default: every phase (nothing refused).
+    static var phases: [GesturePhase] { get }
 }
 
 extension GestureRecognizer {
@@ -82,6 +87,7 @@ extension GestureRecognizer {
 
     public static var readsForce: Bool { false }
     public static var readsRotation: Bool { true }
+    public static var phases: [GesturePhase] { GesturePhase.gestures }
 
     @inline(__always)
     public mutating func movedWhileActive(_ s: borrowing GroupSample, fingers: inout Int, position: inout Point, detail: inout GestureDetail) -> Bool {

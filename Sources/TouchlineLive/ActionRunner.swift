@@ -51,6 +51,9 @@ public final class ActionRunner {
     let input: InputEventWriter?
     /// Each open device's surface in mm (as its graph sees it), for a click's position.
     var surfaces: [Int: Size] = [:]
+    /// `daemon --dry-run`: each action an event matches is a line, `dry run: would run …`, and
+    /// nothing runs (an input action's frames go to `input`, the dry run's InputEventLog).
+    public var dryRun = false
 
     /// Actions started (commands, and input actions written), commands skipped at the cap, and
     /// commands killed at their timeout, since the start.
@@ -101,9 +104,15 @@ public final class ActionRunner {
     /// are written at once and do not count).
     public func handle(_ event: GestureEvent) {
         var environment: [String]?
-        for (index, action) in configuration.actions.enumerated() where action.matches(event) {
+        for (index, action) in configuration.actions.enumerated() where configuration.runs(action, for: event) {
             if let interval = action.repeatInterval, event.phase == .changed, let last = lastRun[index],
                event.time.microseconds - last.microseconds < interval.microseconds {
+                continue
+            }
+            if dryRun {
+                warn("dry run: would run \(Self.describe(action.command, at: event.position)) (action line \(action.line); \(event.gesture) \(event.phase) on \(Self.quoted(event.target.description)), device \(event.device))")
+                lastRun[index] = event.time
+                if action.command.isInput { writeInput(action, for: event) }
                 continue
             }
             if action.command.isInput {
@@ -135,6 +144,27 @@ public final class ActionRunner {
             }
         }
         rearm()
+    }
+
+    /// What a command runs, for a dry run's line: the argv as a list, a shell command with its
+    /// shell, a chord by its keys' kernel names, a click with its place in mm.
+    static func describe(_ command: ActionSpec.Command, at position: Point) -> String {
+        switch command {
+        case let .argv(words): return "[" + words.map(quoted).joined(separator: ", ") + "]"
+        case let .shell(text): return "/bin/sh -c " + quoted(text)
+        case let .keys(codes): return "keys " + codes.map { EventCodes.codeName(type: EventCodes.EV_KEY, code: $0) ?? "code \($0)" }.joined(separator: " + ")
+        case let .button(button): return "click \(button.rawValue) at \(formatFixed(position.x, decimals: 2)), \(formatFixed(position.y, decimals: 2)) mm"
+        }
+    }
+
+    /// `text` in double quotes, `"` and `\` escaped (the warning escapes control characters).
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text {
+            if c == "\"" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "\""
     }
 
     /// A chord or a click on the uinput device, in-process: no child, nothing to wait for.

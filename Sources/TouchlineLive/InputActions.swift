@@ -78,6 +78,20 @@ public enum InputActions {
         ]
     }
 
+    /// What to do when /dev/uinput cannot be opened (the daemon's exit 73 says it): without
+    /// permission, how the daemon gets it (the system service opens it as root before it drops;
+    /// a desktop session's daemon needs the opt-in rule packaging/70-touchline-uinput.rules.disabled,
+    /// whose risk is said with it); otherwise the module. --dry-run needs neither.
+    public static func fix(for error: SystemError) -> String {
+        if error.isPermissionDenied {
+            return "this user may not write /dev/uinput. The system service (touchline.service) opens it as root before it drops; "
+                + "for the daemon in a desktop session, enable the opt-in udev rule installed beside 70-touchline.rules: "
+                + "copy 70-touchline-uinput.rules.disabled to /etc/udev/rules.d/70-touchline-uinput.rules and restart the machine "
+                + "(any program of the seat's user can then inject input: docs/live.md#input-actions). --dry-run prints the actions instead"
+        }
+        return "load the uinput module (sudo modprobe uinput; docs/live.md#input-actions). --dry-run prints the actions instead"
+    }
+
     static func frame(_ body: [(UInt16, UInt16, Int32)]) -> [InputEvent] {
         body.map { InputEvent(time: .zero, type: $0.0, code: $0.1, value: $0.2) }
             + [InputEvent(time: .zero, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0)]
@@ -96,11 +110,41 @@ public final class InputEventLog: InputEventWriter {
     }
 
     public func write(_ events: [InputEvent]) throws(SystemError) {
-        let text = events.map { e in
+        line("dry run: uinput frame: " + Self.text(events))
+    }
+
+    /// Each event by its kernel names, `EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0`.
+    public static func text(_ events: [InputEvent]) -> String {
+        events.map { e in
             let type = EventCodes.typeName(e.type) ?? "type \(e.type)"
             let code = EventCodes.codeName(type: e.type, code: e.code) ?? "code \(e.code)"
             return "\(type) \(code) \(e.value)"
-        }
-        line("dry run: uinput frame: " + text.joined(separator: ", "))
+        }.joined(separator: ", ")
     }
+}
+
+/// `touchline daemon --dry-run --source trace:FILE` with `[[device]] passthrough = true`: the
+/// pass-through clone as lines instead of a uinput device, so that a configuration's
+/// pass-through is previewed on a recording on any machine. The session's planner decides, as
+/// for a real clone and as `replay --passthrough` (the same PassThroughSet); each frame the
+/// clone would receive is a line with its time: `dry run: pass-through (FILE device 0) at
+/// 1.234567: EV_ABS ABS_MT_SLOT 0, …, EV_SYN SYN_REPORT 0`.
+public final class PassThroughLog: PassThroughClone {
+    let device: String
+    let line: (String) -> Void
+
+    /// The clone of the device at `path` (the trace source's name for it).
+    public init(of path: String, line: @escaping (String) -> Void) {
+        device = path
+        self.line = line
+    }
+
+    public var node: String { "lines on standard error (dry run)" }
+
+    public func write(_ events: [InputEvent]) throws {
+        let time = events.last.map { formatFixed($0.time.microseconds, decimals: 6) } ?? "?"
+        line("dry run: pass-through (\(device)) at \(time): " + InputEventLog.text(events))
+    }
+
+    public func close() {}
 }

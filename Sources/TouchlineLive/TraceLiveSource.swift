@@ -3,8 +3,10 @@
 // start (plus a start delay so that clients can connect), on the same EventLoop as the devices
 // (timerfd, signalfd, the event socket). Events keep the trace's own times, so the recognizers
 // decide exactly as `touchline replay` of the file does; only the moment they are written is
-// real time. After the last frame the source goes quiet, as a device nobody touches, until a
-// signal: pending deadlines still fire at their (scaled) time.
+// real time. After the last frame, once pending deadlines have fired (at their scaled time) and
+// nothing else is busy (the daemon's running actions), the wait says `.stop` and the daemon
+// exits 0; with `stopsAtEnd` false (`daemon --stay`) the source goes quiet instead, as a device
+// nobody touches, until a signal.
 import TouchlineCore
 import TouchlineInput
 
@@ -31,6 +33,14 @@ public struct TraceLiveSource: LiveSource {
     static let serviceToken: UInt64 = 1
     /// Watched descriptors' callbacks (the socket, the actions' runner), by token - serviceToken.
     var services: [() throws -> Void] = []
+    /// Whether the end of the trace stops the session (see above).
+    public var stopsAtEnd = true
+    /// Whether something beside the input is still at work (the daemon's running actions): the
+    /// end waits for it, woken by its watched descriptor.
+    public var busy: () -> Bool = { false }
+    /// Per device as it is added (its path and description): the pass-through clone it has, if
+    /// any (`daemon --dry-run`'s PassThroughLog): delivered as `.cloned` right after `.added`.
+    public var passThrough: ((String, DeviceDescription) -> (any PassThroughClone)?)?
 
     /// `speed` > 0 (2: twice as fast); `startDelay` before the first frame.
     public init(name: String, speed: Double, startDelay: Interval, next: @escaping Next, describe: @escaping Describe) throws {
@@ -72,6 +82,10 @@ public struct TraceLiveSource: LiveSource {
     }
 
     public mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake {
+        if stopsAtEnd && ended && frameTime == nil && deadline == nil && !busy() {
+            try deliver(.notice("\(name): played to its end; stopping (--stay keeps serving)"))
+            return .stop
+        }
         // The frame first when it is due no later than the deadline: replay processes a frame
         // before a deadline at its time (the graph fires earlier deadlines itself).
         var due: Timestamp? = frameTime
@@ -102,7 +116,9 @@ public struct TraceLiveSource: LiveSource {
             if !added.contains(device) {
                 guard let description = describe(device) else { continue }
                 added.insert(device)
-                try deliver(.added(device: device, path: "\(name) device \(device)", description: description))
+                let path = "\(name) device \(device)"
+                try deliver(.added(device: device, path: path, description: description))
+                if let clone = passThrough?(path, description) { try deliver(.cloned(device: device, clone: clone)) }
             }
             // SYN_DROPPED in a recording describes the recording machine's buffer, not input.
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_DROPPED { continue }

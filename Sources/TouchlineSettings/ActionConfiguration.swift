@@ -34,6 +34,9 @@ public struct ActionSpec: Hashable, Sendable {
     /// The event's `phase`; nil: `recognized` and `ended` (the moments a gesture is complete),
     /// or `changed` when `repeat` is set.
     public var phase: GesturePhase?
+    /// The event's `target`; nil: any of the configuration's own targets (its `[[target]]`s, or
+    /// the default graph's "surface", and those of `[[device]] graph` files), never one a client
+    /// of the socket registered; `ActionSpec.anyTarget` ("*"): any target, a client's too.
     public var target: String?
     public var device: Int?
     /// Conditions on the event's fields (`fingers = 3`, `edge = "left"`, `scale = [">=", 1.5]`),
@@ -67,8 +70,12 @@ public struct ActionSpec: Hashable, Sendable {
         self.line = line
     }
 
-    /// Whether `event` runs this action (the rate limit of `repeat` aside).
-    public func matches(_ event: GestureEvent) -> Bool {
+    /// `target = "*"`: the action fires on any target, those clients register included.
+    public static let anyTarget = "*"
+
+    /// Whether `event` runs this action (the rate limit of `repeat` aside); `ownTargets` are the
+    /// configuration's targets, where an action without `target` fires (ActionConfiguration).
+    public func matches(_ event: GestureEvent, ownTargets: Set<String> = ActionConfiguration.defaultOwnTargets) -> Bool {
         guard event.gesture.description == gesture else { return false }
         if let phase {
             guard event.phase == phase else { return false }
@@ -77,7 +84,11 @@ public struct ActionSpec: Hashable, Sendable {
         } else {
             guard event.phase == .recognized || event.phase == .ended else { return false }
         }
-        if let target, event.target.description != target { return false }
+        switch target {
+        case nil: if !ownTargets.contains(event.target.description) { return false }
+        case Self.anyTarget?: break
+        case let target?: if event.target.description != target { return false }
+        }
         if let device, event.device != device { return false }
         for filter in filters where !filter.holds(for: event) { return false }
         return true
@@ -108,14 +119,27 @@ public struct ActionConfiguration: Hashable, Sendable {
     /// At most this many commands at once; an action matched while the cap is reached is skipped
     /// (with a warning), not queued: a late volume step or workspace switch is a wrong one.
     public var maxRunning: Int
+    /// The configuration's own targets: an action without `target` fires on these only, so that
+    /// a client's registered target never chooses where it fires (issue 35). Set from the graph
+    /// and the `[[device]] graph` files (`DaemonConfiguration.resolveActionTargets`).
+    public var ownTargets: Set<String>
+    /// The default graph's ("surface").
+    public static let defaultOwnTargets = Set(GraphConfiguration.default.targets.map(\.name))
 
-    public init(actions: [ActionSpec] = [], maxRunning: Int = ActionConfiguration.defaultMaxRunning) {
+    public init(actions: [ActionSpec] = [], maxRunning: Int = ActionConfiguration.defaultMaxRunning,
+                ownTargets: Set<String> = ActionConfiguration.defaultOwnTargets) {
         self.actions = actions
         self.maxRunning = maxRunning
+        self.ownTargets = ownTargets
     }
 
-    /// The targets actions filter on (`target`): no client of the socket may register one.
-    public var targets: Set<String> { Set(actions.compactMap(\.target)) }
+    /// Whether `event` runs `action` (the rate limit of `repeat` aside).
+    public func runs(_ action: ActionSpec, for event: GestureEvent) -> Bool {
+        action.matches(event, ownTargets: ownTargets)
+    }
+
+    /// The targets actions filter on by name (`target`): no client of the socket may register one.
+    public var targets: Set<String> { Set(actions.compactMap(\.target).filter { $0 != ActionSpec.anyTarget }) }
 
     /// The actions that write to the daemon's uinput device (keys, button).
     public var inputActions: [ActionSpec] { actions.filter { $0.command.isInput } }
@@ -147,21 +171,30 @@ public struct DaemonConfiguration: Hashable, Sendable {
         let reader = ActionReader(source: ConfigSourceMap(file: file), registry: registry)
         var configuration = DaemonConfiguration(graph: graph, actions: try reader.read(document.root))
         configuration.devices = try DeviceConfiguration.read(document.root, file: file)
+        configuration.actions.ownTargets = configuration.declaredTargets
         return configuration
     }
 }
 
 extension DaemonConfiguration {
-    /// Every action's `target` names a target of the graph or of a `[[device]] graph` (the
-    /// daemon checks once it has read those files, Daemon.loadConfiguration): an undeclared one would match only a target some client of the
-    /// socket registers under that name, which would then choose where the action fires.
-    public func checkActionTargets(file: String) throws(ConfigError) {
+    /// The targets of the graph and of the `[[device]] graph` files read so far.
+    public var declaredTargets: Set<String> {
         var declared = Set(graph.targets.map(\.name))
         for device in devices.devices { declared.formUnion(device.graphConfiguration?.targets.map(\.name) ?? []) }
+        return declared
+    }
+
+    /// Once the `[[device]] graph` files are read (Daemon.loadConfiguration): actions without
+    /// `target` fire on the targets they declare too, and every action's `target` must name one
+    /// of them (or be "*"): an undeclared one would match only a target some client of the
+    /// socket registers under that name, which would then choose where the action fires.
+    public mutating func resolveActionTargets(file: String) throws(ConfigError) {
+        let declared = declaredTargets
+        actions.ownTargets = declared
         for action in actions.actions {
-            guard let target = action.target, !declared.contains(target) else { continue }
+            guard let target = action.target, target != ActionSpec.anyTarget, !declared.contains(target) else { continue }
             let known = declared.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
-            throw ConfigError(file: file, line: action.line, message: "this action's target \"\(target)\" is not a declared target (declared: \(known)); declare it with [[target]], or a client of the socket could register it and choose where the action fires")
+            throw ConfigError(file: file, line: action.line, message: "this action's target \"\(target)\" is not a declared target (declared: \(known)); declare it with [[target]], or a client of the socket could register it and choose where the action fires (target = \"*\" fires on any target, clients' too)")
         }
     }
 }
@@ -223,6 +256,8 @@ struct ActionReader: ConfigSectionReader {
         var shell: TOMLValue?
         var keys: TOMLValue?
         var button: TOMLValue?
+        var phase: TOMLValue?
+        var repeatValue: TOMLValue?
         for entry in table.entries {
             let v = entry.value
             switch entry.key {
@@ -232,11 +267,12 @@ struct ActionReader: ConfigSectionReader {
                 }
                 gesture = s
             case "phase":
-                let phases: [GesturePhase] = [.recognized, .began, .changed, .ended, .cancelled]
-                guard case let .string(s) = v.kind, let phase = phases.first(where: { $0.name.description == s }) else {
-                    throw wrong(v, "an action's phase", "one of recognized, began, changed, ended, cancelled")
+                let phases = GesturePhase.gestures
+                guard case let .string(s) = v.kind, let found = phases.first(where: { $0.name.description == s }) else {
+                    throw wrong(v, "an action's phase", "one of \(phases.map { $0.name.description }.joined(separator: ", "))")
                 }
-                spec.phase = phase
+                spec.phase = found
+                phase = v
             case "target":
                 spec.target = try string(v, "an action's target")
             case "device":
@@ -255,6 +291,7 @@ struct ActionReader: ConfigSectionReader {
                 spec.timeout = try milliseconds(v, "an action's timeout")
             case "repeat":
                 spec.repeatInterval = try milliseconds(v, "an action's repeat")
+                repeatValue = v
             default:
                 // A filter on one of the gesture's fields, checked once the gesture is known
                 // (the key may come first).
@@ -263,6 +300,15 @@ struct ActionReader: ConfigSectionReader {
         }
         guard let gesture, let kind = registry.kind(named: gesture) else { throw fail(value.position, "this [[action]] has no gesture; gestures: \(registry.names)") }
         spec.gesture = gesture
+        // The phases the kind's state machine emits (GestureRecognizer.phases): `phase =
+        // "began"` on a tap, or `repeat` on a gesture without `changed`, would never fire.
+        let emitted = kind.phases.map { $0.name.description }.joined(separator: ", ")
+        if let phase, let found = spec.phase, !kind.phases.contains(found) {
+            throw wrong(phase, "an action's phase on \(gesture)", "one of the phases \(gesture) events have: \(emitted)")
+        }
+        if let repeatValue, !kind.phases.contains(.changed) {
+            throw fail(repeatValue.position, "repeat applies to changed events, and \(gesture) events have none (their phases: \(emitted)); leave repeat out")
+        }
         for (key, v, position) in fieldKeys { spec.filters.append(try filter(key, v, position: position, kind: kind)) }
         let commands = [argv, keys, button].compactMap { $0 }.sorted { $0.position < $1.position }
         guard commands.count == 1 else {

@@ -222,6 +222,8 @@ struct ConfigReader: ConfigSectionReader {
             switch entry.key {
             case "name":
                 guard case let .string(s) = v.kind, !s.isEmpty else { throw wrong(v, "a target's name", "a non-empty string") }
+                // An action's `target = "*"` means any target.
+                guard s != ActionSpec.anyTarget else { throw wrong(v, "a target's name", "a name other than \"*\" (an action's word for any target)") }
                 name = s
             case "rect":
                 rect = try readRect(v)

@@ -21,7 +21,7 @@ extension Daemon {
         do {
             var configuration = try DaemonConfiguration.parse(bytes: bytes, file: path)
             try loadDeviceGraphs(&configuration.devices, config: path)
-            try configuration.checkActionTargets(file: path)
+            try configuration.resolveActionTargets(file: path)
             try checkSocketGroup(configuration.devices, file: path)
             return configuration
         } catch let error as ConfigError {

@@ -18,7 +18,7 @@ extension Daemon {
             return try UInputDevice(description: description)
         } catch {
             let kind = if case .button = first.command { "button" } else { "keys" }
-            throw CLIError.output("\(config ?? "the configuration"):\(first.line): this [[action]] (\(kind)) writes through uinput, which is not usable: \(error) (load the uinput module, and give the daemon write access to /dev/uinput)")
+            throw CLIError.output("\(config ?? "the configuration"):\(first.line): this [[action]] (\(kind)) writes through uinput, which is not usable: \(error); \(InputActions.fix(for: error))")
         }
     }
 }

@@ -40,10 +40,10 @@ struct Daemon: ParsableCommand {
     @Flag(help: "Also publish why each recognizer won or failed, as replay --explain does: lines with \"gesture\":\"explain\" on the socket (and --stdout), which `listen --explain` shows. Off by default: most clients want gestures only.")
     var explain = false
 
-    @Flag(help: "Run everything, but write input actions (keys, button) as lines on stderr instead of through uinput: a configuration can be tried on any machine. Commands (argv) still run.")
+    @Flag(help: "Run no action: each one a gesture would run is a line on stderr, \"dry run: would run …\" (argv, shell, keys, click), with the frames an input action would write through uinput. With --source trace:FILE, [[device]] passthrough is previewed as lines too (what the application on the clone would receive). A configuration is checked on a recording, on any machine.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen through libevdev, hotplug by inotify; pressure and touch size), libinput (the udev seat through libinput, hotplug by udev; no pressure) or trace:FILE (a recording played in real time, then quiet until signalled).", valueName: "evdev|libinput|trace:FILE"))
+    @Option(help: ArgumentHelp("Where input comes from: evdev (every touchscreen through libevdev, hotplug by inotify; pressure and touch size), libinput (the udev seat through libinput, hotplug by udev; no pressure) or trace:FILE (a recording played in real time; at its end, once its gestures and actions are done, the daemon exits 0).", valueName: "evdev|libinput|trace:FILE"))
     var source = "evdev"
 
     @Option(help: "With --source libinput, the udev seat.")
@@ -57,6 +57,9 @@ struct Daemon: ParsableCommand {
 
     @Option(help: "With --source trace:FILE, play it this many times, each copy one second after the last (for soaks: docs/performance.md).")
     var loop = 1
+
+    @Flag(help: "With --source trace:FILE, keep serving once the trace has played (quiet, as a touchscreen nobody touches) until SIGTERM, instead of exiting 0: for clients that connect or act after it.")
+    var stay = false
 
     /// Hidden: print the in-process latency histogram (docs/performance.md) to stderr at exit.
     @Flag(help: .hidden)
@@ -94,8 +97,8 @@ struct Daemon: ParsableCommand {
         if !(Daemon.startDelayRange ~= startDelay) {
             throw ValidationError("--start-delay must be between 0 and \(Int(Daemon.startDelayRange.upperBound)) seconds (a day), found \(startDelay)")
         }
-        if tracePath == nil && (speed != 1 || startDelay != 0 || loop != 1) {
-            throw ValidationError("--speed, --start-delay and --loop apply to --source trace:FILE")
+        if tracePath == nil && (speed != 1 || startDelay != 0 || loop != 1 || stay) {
+            throw ValidationError("--speed, --start-delay, --loop and --stay apply to --source trace:FILE")
         }
         if loop < 1 { throw ValidationError("--loop must be at least 1, found \(loop)") }
         if loop > 1 && tracePath == "-" { throw ValidationError("--loop needs a file it can read again, not standard input") }
@@ -122,30 +125,40 @@ struct Daemon: ParsableCommand {
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
         try Daemon.checkSocketPath(path)
-        if tracePath != nil || source == "libinput" {
+        // A dry run on a recording previews pass-through as lines (PassThroughLog) instead.
+        if (tracePath != nil && !dryRun) || source == "libinput" {
             try Daemon.checkPassThrough(configuration, source: tracePath != nil ? "trace:\(tracePath!)" : "libinput", config: config)
         }
+        let actions = RunningActions()
         if let tracePath {
             // The trace is opened before the socket: a missing file leaves nothing behind.
             var trace = try LoopingTrace(path: tracePath, input: input, copies: loop)
-            let source = try TraceLiveSource(
+            var source = try TraceLiveSource(
                 name: TraceFile.displayName(tracePath), speed: speed, startDelay: Interval(microseconds: Int64(startDelay * 1_000_000)),
                 next: { try trace.next() },
                 describe: { index in index < trace.devices.count ? trace.devices[index] : nil })
-            try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, configuration, drop: drop)
+            source.stopsAtEnd = !stay
+            // The end waits for the actions still running (their timeouts bound it).
+            source.busy = { actions.runner.map { $0.running > 0 } ?? false }
+            if dryRun, let passes = Daemon.passThroughPredicate(configuration.devices) {
+                source.passThrough = { path, description in
+                    passes(path, description) ? PassThroughLog(of: path, line: { StandardError.warn($0) }) : nil
+                }
+            }
+            try serve(NotifyingSource(source, notifier: notifier, socketPath: path), path: path, clock: source.clock, options: options, configuration, drop: drop, actions: actions)
         } else if source == "libinput" {
             // libinput resyncs internally after a SYN_DROPPED and never passes one on.
-            try serve(NotifyingSource(try LibinputLiveSource(paths: [], seat: seat), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
+            try serve(NotifyingSource(try LibinputLiveSource(paths: [], seat: seat), notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop, actions: actions)
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
             var evdev = try EvdevLiveSource(paths: [], grab: false)
             evdev.passThrough = Daemon.passThroughPredicate(configuration.devices)
-            try serve(NotifyingSource(evdev, notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop)
+            try serve(NotifyingSource(evdev, notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop, actions: actions)
         }
     }
 
-    func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration, drop: PrivilegeDrop?) throws {
+    func serve<Base>(_ source: NotifyingSource<Base>, path: String, clock: any LiveClock, options: FrameAssembler.Options, _ configuration: DaemonConfiguration, drop: PrivilegeDrop?, actions: RunningActions) throws {
         var source = source
         // Before the socket: without /dev/uinput the daemon stops at once, naming the action.
         let input = try Daemon.inputDevice(for: configuration.actions, config: config, dryRun: dryRun, log: { StandardError.warn($0) })
@@ -172,8 +185,10 @@ struct Daemon: ParsableCommand {
         // With a file, a runner even without actions: SIGHUP may bring some.
         if config != nil || !configuration.actions.actions.isEmpty {
             let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) })
+            runner.dryRun = dryRun
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner
+            actions.runner = runner
         }
         // Actions still running at the end get SIGTERM, then SIGKILL: none outlives the daemon.
         defer { sink.actions?.finish() }
@@ -195,13 +210,19 @@ struct Daemon: ParsableCommand {
         source.ready()
         // Said once, on stderr (the journal): where clients connect, what is open, what runs.
         let devices = session.devices.values.sorted { $0.index < $1.index }.map { "\($0.path) (\($0.name))" }
-        StandardError.warn("listening on \(path); \(devices.count) device\(devices.count == 1 ? "" : "s")\(devices.isEmpty ? " (waiting for one)" : ": " + devices.joined(separator: ", ")); \(config.map { "config " + $0 } ?? "the embedded graph, no actions")\(explain ? "; explain on" : "")\(dryRun ? "; dry run: input actions as lines" : "")")
+        StandardError.warn("listening on \(path); \(devices.count) device\(devices.count == 1 ? "" : "s")\(devices.isEmpty ? " (waiting for one)" : ": " + devices.joined(separator: ", ")); \(config.map { "config " + $0 } ?? "the embedded graph, no actions")\(explain ? "; explain on" : "")\(dryRun ? "; dry run: actions as lines, none runs" : "")")
         do {
             try session.run(&source)
         } catch let error as SystemError where stdout && error.operation == "write" && error.isBrokenPipe {
             // --stdout's reader went away (`| head -1`): end as `replay | head` does, with 0,
             // the socket removed and actions ended by the defers above.
         }
+    }
+
+    /// The daemon's action runner, once made (after the trace source that asks whether actions
+    /// still run, before the trace's end can come).
+    final class RunningActions {
+        var runner: ActionRunner?
     }
 
     /// A socket path that cannot be bound is a usage error (64) named before anything opens:

@@ -17,6 +17,14 @@ import Glibc
         return nil
     }
 
+    /// `daemon --check-config` on a file holding `toml`; the result and the file's path.
+    func checkConfig(_ toml: String) throws -> (CLIResult, String) {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = try dir.write("daemon.toml", toml)
+        return (try touchline("daemon", "--check-config", config), config)
+    }
+
     /// The daemon with `config` on `recording` (10× its speed), until `done` says so (a bounded
     /// wait of its own), then SIGTERM: exit 0 expected. Returns it, for its output.
     @discardableResult
@@ -99,6 +107,8 @@ import Glibc
         #expect(result.status == 73)
         #expect(result.stderr.contains(config + ":5: this [[action]] (button) writes through uinput, which is not usable: "), "stderr: \(result.stderr)")
         #expect(result.stderr.contains("/dev/uinput"), "stderr: \(result.stderr)")
+        // Issue 35: it names the fix (on 9b4ee5b: "give the daemon write access to /dev/uinput").
+        #expect(result.stderr.contains("; load the uinput module (sudo modprobe uinput; docs/live.md#input-actions). --dry-run prints the actions instead\n"), "stderr: \(result.stderr)")
         #expect(access(socket, F_OK) != 0)
     }
 
@@ -128,19 +138,18 @@ import Glibc
     }
 
     /// `direction` on an edge swipe is refused at `--check-config`, naming the fields an edge
-    /// swipe's events have (8d7af8f accepted it, and the action never fired).
+    /// swipe's events have (8d7af8f accepted it, and the action never fired); so is, at its
+    /// value, a filter no event can pass (issue 35: on 9b4ee5b `fingers = "3"` said "ok", and
+    /// the three-finger tap never ran its script).
     @Test func aFilterOnAFieldTheGestureDoesNotHaveIsAConfigError() throws {
-        let dir = try ScratchDirectory()
-        defer { dir.remove() }
-        let config = try dir.write("daemon.toml", """
-            [[action]]
-            gesture = "edgeSwipe"
-            direction = "left"
-            argv = ["true"]
-            """)
-        let result = try touchline("daemon", "--check-config", config)
-        #expect(result.status == 65)
-        #expect(result.stderr.contains(":3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy"), "\(result.stderr)")
+        for (filter, message) in [
+            (#"gesture = "edgeSwipe"\#ndirection = "left""#, ":3:1: unknown action key 'direction': edgeSwipe events have no field 'direction'; an action has gesture, phase, target, device, argv, shell, keys, button, timeout and repeat, and filters on the fields of edgeSwipe events: fingers, x, y, tool, edge, dx, dy, vx, vy"),
+            (#"gesture = "tap"\#nfingers = "3""#, #":3:11: found "3" for an action's filter on fingers; expected a number without quotes: tap events write fingers as a number (what `touchline listen` prints)"#),
+        ] {
+            let (result, _) = try checkConfig("[[action]]\n\(filter)\nargv = [\"/usr/local/bin/kiosk-maintenance\"]\n")
+            #expect(result.status == 65)
+            #expect(result.stderr.contains(message), "\(result.stderr)")
+        }
     }
 
     /// Issue 26: `daemon --dry-run` runs a `button` action on a machine without /dev/uinput,
@@ -160,7 +169,7 @@ import Glibc
         }
         // The start line first (issue 26: the daemon said nothing when it began to listen).
         #expect(daemon.output.split(separator: "\n").first.map(String.init)
-            == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: input actions as lines")
+            == "touchline: listening on \(dir.path)/touchline.sock; 0 devices (waiting for one); config \(config); dry run: actions as lines, none runs")
         let lines = daemon.output.split(separator: "\n").filter { $0.contains("dry run: uinput") }
         // The pointer moves to the long press (its place on the panel, scaled to 0…32767),
         // then the button goes down and up, a frame each.
@@ -169,5 +178,72 @@ import Glibc
             "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 1, EV_SYN SYN_REPORT 0",
             "touchline: dry run: uinput frame: EV_KEY BTN_RIGHT 0, EV_SYN SYN_REPORT 0",
         ])
+    }
+
+    /// The daemon with the configuration `config(dir)` on Recordings/`recording` at 10× its
+    /// speed, left to end by itself, with no signal (`wait()` kills it after 10 s); its
+    /// directory (for the caller to remove), the process and its exit status.
+    func playedToTheEnd(_ recording: String, options: [String] = [], config: (String) -> String) throws -> (ScratchDirectory, CleanProcess, Int32?) {
+        let dir = try ScratchDirectory()
+        let path = try dir.write("daemon.toml", config(dir.path))
+        let daemon = try CleanProcess(
+            daemon: ["--config", path] + options + ["--source", "trace:" + Paths.recordings.appendingPathComponent(recording).path,
+                     "--speed", "10", "--socket", dir.path + "/touchline.sock"],
+            outputIn: URL(fileURLWithPath: dir.path))
+        return (dir, daemon, daemon.wait()?.status)
+    }
+
+    /// Issue 35: `daemon --dry-run` on a recording runs no action (on 9b4ee5b it ran argv
+    /// commands, and waited after the trace until signalled): each is a "would run" line (argv,
+    /// shell, keys, click), an input action's frames follow it, and at the trace's end the
+    /// daemon exits 0 by itself.
+    @Test func aDryRunRunsNoActionSaysWhatEachWouldRunAndEndsWithTheTrace() throws {
+        let (dir, daemon, status) = try playedToTheEnd("long-press.yml", options: ["--dry-run"]) { dir in """
+            [[action]]
+            gesture = "longPress"
+            argv = ["/bin/sh", "-c", "touch \\"$0/ran\\"", "\(dir)"]
+
+            [[action]]
+            gesture = "longPress"
+            shell = true
+            argv = "touch '\(dir)/ran-shell'"
+
+            [[action]]
+            gesture = "longPress"
+            keys = ["KEY_LEFTMETA", "KEY_S"]
+
+            [[action]]
+            gesture = "longPress"
+            phase = "began"
+            button = "right"
+            """
+        }
+        defer { dir.remove() }
+        // No signal: the end of the trace ended it.
+        #expect(status == 0, "daemon: \(daemon.output)")
+        #expect(daemon.output.split(separator: "\n").filter { $0.contains("dry run: would run") } == [
+            #"touchline: dry run: would run click right at 150.00, 90.00 mm (action line 14; longPress began on "surface", device 0)"#,
+            #"touchline: dry run: would run ["/bin/sh", "-c", "touch \"$0/ran\"", "\#(dir.path)"] (action line 1; longPress ended on "surface", device 0)"#,
+            #"touchline: dry run: would run /bin/sh -c "touch '\#(dir.path)/ran-shell'" (action line 5; longPress ended on "surface", device 0)"#,
+            #"touchline: dry run: would run keys KEY_LEFTMETA + KEY_S (action line 10; longPress ended on "surface", device 0)"#,
+        ])
+        #expect(daemon.output.split(separator: "\n").filter { $0.contains("dry run: uinput frame") }.count == 3 + 4)
+        #expect(daemon.output.hasSuffix("/Recordings/long-press.yml: played to its end; stopping (--stay keeps serving)\n"), "daemon: \(daemon.output)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/ran"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path + "/ran-shell"))
+    }
+
+    /// Issue 35: at the trace's end the daemon waits for the actions still running (their
+    /// timeouts bound the wait) before it exits 0: the last gesture's command is not cut short.
+    @Test func theTracesEndWaitsForRunningActions() throws {
+        let (dir, daemon, status) = try playedToTheEnd("tap.yml") { dir in """
+            [[action]]
+            gesture = "tap"
+            argv = ["/bin/sh", "-c", "sleep 0.3; touch \\"$0/done\\"", "\(dir)"]
+            """
+        }
+        defer { dir.remove() }
+        #expect(status == 0, "daemon: \(daemon.output)")
+        #expect(FileManager.default.fileExists(atPath: dir.path + "/done"), "daemon: \(daemon.output)")
     }
 }

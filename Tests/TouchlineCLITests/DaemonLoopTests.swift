@@ -60,7 +60,7 @@ import Glibc
         #expect(zero.stderr.contains("--loop must be at least 1, found 0"))
         let evdev = try touchline("daemon", "--loop", "2", "--socket", "/tmp/never-made.sock")
         #expect(evdev.status == 64)
-        #expect(evdev.stderr.contains("--loop apply to --source trace:FILE"))
+        #expect(evdev.stderr.contains("--stay apply to --source trace:FILE"))
         let stdin = try touchline("daemon", "--source", "trace:-", "--loop", "2", "--socket", "/tmp/never-made.sock")
         #expect(stdin.status == 64)
         #expect(stdin.stderr.contains("--loop needs a file it can read again"))

@@ -1,8 +1,11 @@
 // `[[device]] passthrough = true` (docs/live.md#pass-through) on a source that cannot grab:
-// refused before anything opens, naming the section's line. (The evdev source's grab and
-// clone need a kernel: scripts/vm/e2e.sh.)
+// refused before anything opens, naming the section's line, except in a dry run on a
+// recording, which previews it. (The evdev source's grab and clone need a kernel:
+// scripts/vm/e2e.sh.)
 import Foundation
 import Testing
+import TouchlineCore
+import TouchlineTrace
 
 @Suite struct DaemonPassThroughTests {
     @Test func theLibinputAndTraceSourcesRefusePassThrough() throws {
@@ -20,5 +23,41 @@ import Testing
         }
         let check = try touchline("daemon", "--check-config", config)
         #expect(check.status == 0)
+    }
+    /// Issue 35 (on 9b4ee5b: exit 64, as above): `daemon --dry-run --source trace:FILE`
+    /// previews pass-through, each frame the clone would receive a line, and they are the
+    /// frames of `replay --passthrough`'s record, time for time: the edge swipe consumed, the
+    /// tap's and the pan's touches passed.
+    @Test func aDryRunOnARecordingPreviewsPassThroughAsReplayDoes() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("edge-tap-pan.yml").path
+        try ReplayPassThroughTests.edgeSwipeTapPan(into: trace)
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        try (ReplayPassThroughTests.consumingEdgeSwipe + "\n\n[[device]]\nmatch.name = \"*\"\npassthrough = true\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let clone = dir.appendingPathComponent("clone.yml").path
+        let replay = try touchline("replay", trace, "--config", config, "--passthrough", clone)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        var reader = try TraceReader(source: BytesSource(try Paths.bytes(clone)), fileName: "clone.yml")
+        var expected: [String] = []
+        var frame: [InputEvent] = []
+        while let e = try reader.next() {
+            frame.append(e.event)
+            guard e.event.type == EventCodes.EV_SYN && e.event.code == EventCodes.SYN_REPORT else { continue }
+            let events = frame.map { "\(EventCodes.typeName($0.type)!) \(EventCodes.codeName(type: $0.type, code: $0.code)!) \($0.value)" }
+            expected.append("at \(formatFixed(e.event.time.microseconds, decimals: 6)): " + events.joined(separator: ", "))
+            frame = []
+        }
+        #expect(expected.count > 4)
+
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--dry-run", "--source", "trace:" + trace, "--speed", "20", "--socket", dir.path + "/t.sock"],
+            outputIn: dir)
+        #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
+        let prefix = "touchline: dry run: pass-through (\(trace) device 0) "
+        let lines = daemon.output.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        #expect(lines == expected, "daemon: \(daemon.output)")
+        #expect(daemon.output.contains("touchline: \(trace) device 0 (Touchline Synthetic Touchscreen): passed through to lines on standard error (dry run)\n"))
     }
 }

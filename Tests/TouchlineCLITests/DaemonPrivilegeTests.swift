@@ -107,7 +107,7 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
         // Root may give any group; anyone else one of their own.
         let group: gid_t = geteuid() == 0 ? 65534 : getegid()
         let daemon = try CleanProcess(
-            daemon: ["--socket-group", String(group), "--source", "trace:" + Self.tap, "--socket", socketPath],
+            daemon: ["--socket-group", String(group), "--source", "trace:" + Self.tap, "--stay", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
@@ -139,7 +139,7 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
     func notifySequence(_ notify: NotifyListener, socketPath: String, outputIn dir: String) throws {
         let daemon = try CleanProcess(
             "/usr/bin/env",
-            ["NOTIFY_SOCKET=" + notify.name, Paths.binary.path, "daemon", "--source", "trace:" + Self.tap, "--socket", socketPath],
+            ["NOTIFY_SOCKET=" + notify.name, Paths.binary.path, "daemon", "--source", "trace:" + Self.tap, "--stay", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -1,6 +1,7 @@
 // Registered targets through the real daemon: a recording of one tap in the middle of the
 // screen (Recordings/tap.yml, at (100, 70) mm on 217 × 136 mm) played in real time after a start
-// delay, during which clients connect and register over the socket.
+// delay, during which clients connect and register over the socket. The daemon stays after the
+// trace (--stay), as one on a touchscreen would: clients go on registering after the tap.
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ final class TapDaemon {
         let recording = Paths.recordings.appendingPathComponent("tap.yml").path
         let config = files["config.toml"] == nil ? [] : ["--config", dir + "/config.toml"]
         process = try CleanProcess(
-            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--socket", socket] + config,
+            daemon: ["--source", "trace:" + recording, "--start-delay", String(startDelay), "--stay", "--socket", socket] + config,
             outputIn: URL(fileURLWithPath: dir))
     }
 
@@ -126,6 +127,42 @@ let zoneRegistered = #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"de
         #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
     }
 
+    /// Issue 35 (on 9b4ee5b a client's full-screen target got the tap and the action without
+    /// `target` ran on it): an action without `target` fires on the configuration's targets only;
+    /// `target = "*"` on any. With `maxRunning = 1` the first action, had it matched, would hold
+    /// the one place and the second would be skipped: the second's file says the first did not.
+    @Test func anActionWithoutTargetIgnoresAClientsTarget() throws {
+        let out = Paths.temporaryDirectory().path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let daemon = try TapDaemon(startDelay: 1.5, files: ["config.toml": """
+            [actions]
+            maxRunning = 1
+
+            [[target]]
+            name = "corner"
+            rect = [0, 0, 10, 10]
+
+            [[action]]
+            gesture = "tap"
+            timeout = "60s"
+            argv = ["/bin/sh", "-c", "exec sleep 60"]
+
+            [[action]]
+            gesture = "tap"
+            target = "*"
+            argv = ["/bin/sh", "-c", "printf %s \\"$TOUCHLINE_TARGET\\" > \\"$0/fired.tmp\\" && mv \\"$0/fired.tmp\\" \\"$0/fired\\"", "\(out)"]
+            """])
+        let client = try DaemonClient(path: daemon.socket)
+        try client.send(allOverTheScreen + "\n")
+        #expect(try client.line() == #"{"ok":{"registered":"all","recognizers":["all.tap"],"devices":[]}}"#)
+        try client.send(#"{"subscribe": ["tap"]}"# + "\n")
+        #expect(try client.line()?.hasPrefix(#"{"ok":{"subscribe":"#) == true)
+        #expect(try client.line()?.contains(#""target":"all""#) == true)
+        #expect(eventually { (try? String(contentsOfFile: out + "/fired", encoding: .utf8)) == "all" }, "daemon: \(daemon.process.output)")
+        #expect(daemon.stop() == 0, "daemon: \(daemon.process.output)")
+        #expect(!daemon.process.output.contains("skipped"), "daemon: \(daemon.process.output)")
+    }
+
     /// Issue 24, item 1 (8d7af8f said "ok" and exited 0): an action's target must be declared.
     @Test func checkConfigRefusesAnActionOnAnUndeclaredTarget() throws {
         let dir = Paths.temporaryDirectory()
@@ -133,7 +170,7 @@ let zoneRegistered = #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"de
         try "[[action]]\ngesture = \"tap\"\ntarget = \"powerButton\"\nargv = [\"/bin/true\"]\n".write(toFile: config, atomically: false, encoding: .utf8)
         let result = try touchline("daemon", "--check-config", config)
         #expect(result.status == 65)
-        #expect(result.stderr == "touchline: \(config):1: this action's target \"powerButton\" is not a declared target (declared: \"surface\"); declare it with [[target]], or a client of the socket could register it and choose where the action fires\n")
+        #expect(result.stderr == "touchline: \(config):1: this action's target \"powerButton\" is not a declared target (declared: \"surface\"); declare it with [[target]], or a client of the socket could register it and choose where the action fires (target = \"*\" fires on any target, clients' too)\n")
         // Declared by a [[device]] graph file, it is a target of the configuration.
         try "[[target]]\nname = \"powerButton\"\nrect = [0, 0, 10, 10]\n\n[[recognizer]]\nkind = \"tap\"\ntarget = \"powerButton\"\n"
             .write(toFile: dir.appendingPathComponent("power-graph.toml").path, atomically: false, encoding: .utf8)

@@ -92,12 +92,13 @@ struct ActionFIFO {
 
 extension CleanProcess {
     /// The daemon on pinch.yml at 100 times its speed, with one `[[action]]` for the pinch (its
-    /// other keys in `keys`), in `dir`; with `--stdout` to `standardOutput` when given.
+    /// other keys in `keys`), in `dir`; with `--stdout` to `standardOutput` when given. It stays
+    /// after the trace (--stay): SIGTERM, not the end, ends it and its actions.
     init(pinchAction keys: String, in dir: ScratchDirectory, standardOutput: Int32? = nil) throws {
         let config = try dir.write("daemon.toml", "[[action]]\ngesture = \"pinch\"\n" + keys + "\n")
         let recording = Paths.recordings.appendingPathComponent("pinch.yml").path
         try self.init(
-            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "100", "--socket", dir.path + "/touchline.sock"]
+            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "100", "--stay", "--socket", dir.path + "/touchline.sock"]
                 + (standardOutput == nil ? [] : ["--stdout"]),
             outputIn: URL(fileURLWithPath: dir.path), standardOutput: standardOutput)
     }

@@ -119,7 +119,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
         let daemon = try CleanProcess(
-            daemon: ["--source", "trace:" + Self.recording, "--loop", "4", "--speed", "200", "--start-delay", "1", "--socket", socketPath],
+            daemon: ["--source", "trace:" + Self.recording, "--loop", "4", "--speed", "200", "--start-delay", "1", "--stay", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -64,7 +64,8 @@ import Testing
                                 "score: 2/2 labels hold (1 file)", "spurious: 0 events where a none label says there should be none"])
     }
 
-    /// The check is an action's: the same word for a number is refused in an `[[action]]`.
+    /// A label's check and an action's agree: the same word for a number is refused in an
+    /// `[[action]]` (there through the kinds' declared field sorts, FieldFilter.sort).
     @Test func anActionTakesNoWordForANumberEither() throws {
         let dir = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -73,7 +74,7 @@ import Testing
         let result = try touchline("daemon", "--check-config", config)
         #expect(result.status == 65)
         #expect(result.stderr.contains("d.toml:3:11: "), "\(result.stderr)")
-        #expect(result.stderr.contains("a number (fingers is one)"), "\(result.stderr)")
+        #expect(result.stderr.contains("a number without quotes"), "\(result.stderr)")
     }
 
     /// `score` prints each recording's lines as its window finishes: the recordings before a

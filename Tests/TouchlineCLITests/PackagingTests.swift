@@ -92,8 +92,16 @@ import Glibc
                      "/etc/touchline/daemon.toml", "/etc/touchline/daemon.toml.example", "/etc/touchline/example-config.toml",
                      "/opt/touchline/share/doc/touchline/README.md", "/etc/systemd/user/touchline-session.service",
                      "/opt/touchline/share/doc/touchline/live.md", "/opt/touchline/share/doc/touchline/config.md",
-                     "/opt/touchline/share/doc/touchline/events.md", "/opt/touchline/share/doc/touchline/examples/kiosk.toml"]
+                     "/opt/touchline/share/doc/touchline/events.md", "/opt/touchline/share/doc/touchline/examples/kiosk.toml",
+                     "/etc/udev/rules.d/70-touchline-uinput.rules.disabled"]
         for file in files { #expect(FileManager.default.fileExists(atPath: root + file), "\(file) was not installed") }
+        // Issue 35: the uinput rule is installed inactive (udev reads only *.rules), with its
+        // risk and how to enable it; nothing enables it.
+        let uinputRule = try String(contentsOfFile: root + "/etc/udev/rules.d/70-touchline-uinput.rules.disabled", encoding: .utf8)
+        #expect(uinputRule.contains("# Risk: any program of that user can then inject keystrokes and clicks into every window"))
+        #expect(uinputRule.contains("#   sudo cp /etc/udev/rules.d/70-touchline-uinput.rules.disabled /etc/udev/rules.d/70-touchline-uinput.rules\n"))
+        #expect(uinputRule.split(separator: "\n").filter { !$0.hasPrefix("#") } == [#"SUBSYSTEM=="misc", KERNEL=="uinput", OPTIONS+="static_node=uinput", TAG+="uaccess""#])
+        #expect(!FileManager.default.fileExists(atPath: root + "/etc/udev/rules.d/70-touchline-uinput.rules"))
         #expect(FileManager.default.isExecutableFile(atPath: root + "/opt/touchline/bin/touchline"))
         let unit = try String(contentsOfFile: root + "/etc/systemd/system/touchline.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/opt/touchline/bin/touchline daemon --config /etc/touchline/daemon.toml"))
@@ -179,5 +187,65 @@ import Glibc
         #expect(result.stderr == "touchline: note: \(kiosk): [[action]], [socket] left out: they are the daemon's (the graph and [[device]] sections apply)\n")
         let plot = try touchline("plot", "--config", kiosk, recording, "-o", "/dev/null")
         #expect(plot.status == 0, "\(plot.stderr)")
+    }
+    /// Issue 35: the dry-run hint at the top of kiosk.toml, run as written on a recording of a
+    /// left-edge swipe (on 9b4ee5b it had no --source, and on a laptop waited for a touchscreen
+    /// forever): the menu's command is a "would run" line, and the daemon exits 0 at the end.
+    @Test func theKiosksDryRunHintEndsOnARecording() throws {
+        let kiosk = Self.packaging.appendingPathComponent("examples/kiosk.toml").path
+        let text = try String(contentsOfFile: kiosk, encoding: .utf8)
+        let hint = try #require(text.split(separator: "\n").first { $0.contains("--dry-run") })
+        let words = hint.drop { $0 == "#" || $0 == " " }.split(separator: " ").map(String.init)
+        #expect(words.first == "touchline" && words.contains("--source"), "\(hint)")
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let recording = Paths.recordings.appendingPathComponent("edge-swipe-left.yml").path
+        let arguments = words.dropFirst().map { word in
+            switch word {
+            case "kiosk.toml": kiosk
+            case "trace:RECORDING": "trace:" + recording
+            case "/tmp/kiosk-check.sock": dir.appendingPathComponent("kiosk-check.sock").path
+            default: word
+            }
+        }
+        let daemon = try CleanProcess(Paths.binary.path, Array(arguments), outputIn: dir)
+        #expect(daemon.wait()?.status == 0, "\(daemon.output)")
+        #expect(daemon.output.contains(#"touchline: dry run: would run ["/usr/local/bin/kiosk-menu", "open"] (action line "#), "\(daemon.output)")
+    }
+    /// Issue 35: the docs say what replay does with a daemon's sections, in its own words (on
+    /// 9b4ee5b docs/config.md and docs/live.md said replay refuses [[action]]; it notes and
+    /// ignores it).
+    @Test func theDocsSayWhatReplayDoesWithADaemonsSections() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        try "[[action]]\ngesture = \"tap\"\nargv = [\"true\"]\n\n[socket]\nclientZ = [0, 1]\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let replay = try touchline("replay", "--config", config, Paths.recordings.appendingPathComponent("tap.yml").path)
+        #expect(replay.status == 0)
+        let note = "touchline: note: kiosk.toml: [[action]], [socket] left out: they are the daemon's (the graph and [[device]] sections apply)"
+        #expect(replay.stderr == note.replacingOccurrences(of: "kiosk.toml", with: config) + "\n")
+        func words(_ text: String) -> String { text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ") }
+        for doc in ["docs/config.md", "docs/live.md"] {
+            let text = words(try String(contentsOf: Paths.root.appendingPathComponent(doc), encoding: .utf8))
+            #expect(text.contains(words(note)), "\(doc) does not quote replay's note")
+            #expect(!text.contains("`replay` refuses"), "\(doc) says replay refuses what it notes and ignores")
+        }
+    }
+
+    /// Issue 35: the desktop example reaches a Wayland session (key chords, no X11 tool such as
+    /// wmctrl, which on 9b4ee5b switched workspaces in it and does nothing under Wayland) and
+    /// leaves GNOME's three-finger swipes alone; docs/live.md says why.
+    @Test func theDesktopExampleUsesNoX11ToolAndTheDocsSayWhy() throws {
+        let example = try String(contentsOf: Self.packaging.appendingPathComponent("examples/desktop-shortcuts.toml"), encoding: .utf8)
+        let active = example.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(!active.contains { $0.contains("wmctrl") || $0.contains("xdotool") })
+        #expect(!active.contains { $0 == "fingers = 3" })
+        let live = try String(contentsOf: Paths.root.appendingPathComponent("docs/live.md"), encoding: .utf8)
+        let section = try #require(live.components(separatedBy: "### On a desktop: GNOME, Plasma, Wayland\n").dropFirst().first?
+            .components(separatedBy: "\n### ").first)
+        for phrase in ["GNOME and Plasma recognize touchscreen gestures", "`consume = true`", "A long press is already a right click",
+                       "X11 tools do nothing under Wayland", "`wmctrl`", "key chord"] {
+            #expect(section.contains(phrase), "docs/live.md's desktop section lacks \(phrase)")
+        }
     }
 }

@@ -42,23 +42,26 @@ import TouchlineTrace
         }
     }
 
+    /// A kiosk's graph for `edgeSwipeTapPan`: the edge swipe consumed, the tap and the pan not.
+    static let consumingEdgeSwipe = """
+        [[recognizer]]
+        kind = "edgeSwipe"
+        consume = true
+
+        [[recognizer]]
+        kind = "tap"
+
+        [[recognizer]]
+        kind = "pan"
+        """
+
     @Test func theClonesRecordHoldsTheTapAndThePanButNotTheConsumedEdgeSwipe() throws {
         let dir = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let trace = dir.appendingPathComponent("edge-tap-pan.yml").path
         try Self.edgeSwipeTapPan(into: trace)
         let config = dir.appendingPathComponent("kiosk.toml").path
-        try """
-            [[recognizer]]
-            kind = "edgeSwipe"
-            consume = true
-
-            [[recognizer]]
-            kind = "tap"
-
-            [[recognizer]]
-            kind = "pan"
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        try Self.consumingEdgeSwipe.write(toFile: config, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("clone.yml").path
         let result = try touchline("replay", trace, "--config", config, "--passthrough", out, "--explain")
         #expect(result.status == 0, "\(result.stderr)")

@@ -18,7 +18,8 @@ import Glibc
         let socketPath = dir.path + "/touchline.sock"
         let process = Process()
         process.executableURL = Paths.binary
-        process.arguments = ["daemon", "--source", "trace:" + recording, "--speed", "5", "--socket", socketPath, "--stdout"]
+        // --stay: the reader's going, not the trace's end, must end it.
+        process.arguments = ["daemon", "--source", "trace:" + recording, "--speed", "5", "--stay", "--socket", socketPath, "--stdout"]
         let out = Pipe()
         let errPath = dir.path + "/stderr.txt"
         FileManager.default.createFile(atPath: errPath, contents: nil)

@@ -180,8 +180,68 @@ import TouchlineSettings
         #expect(error("[[action]]\nedge = \"lef\"\ngesture = \"edgeSwipe\"\nargv = [\"true\"]\n")
             == "daemon.toml:2:8: found \"lef\" for an action's edge; expected one of left, right, top, bottom")
         #expect(error("[[action]]\ngesture = \"pinch\"\nscale = [\"~\", 1]\nargv = [\"true\"]\n")
-            .hasPrefix("daemon.toml:3:9: found an array for an action's filter on scale; expected a value (scale = 3, scale = \"left\") or a comparison [\"OP\", value]"))
+            .hasPrefix("daemon.toml:3:10: found \"~\" for an action's filter on scale; expected a value (scale = 3, scale = \"left\") or a comparison [\"OP\", value]"))
         #expect(error("[[action]]\ngesture = \"swipe\"\ndirection = [\">\", \"left\"]\nargv = [\"true\"]\n")
             .hasPrefix("daemon.toml:3:14: found \">\" for an action's filter on direction; expected a value"))
+    }
+    /// Issue 35: an action without `target` fires on the configuration's own targets only; a
+    /// tap on a target a client registered ("all", over the whole screen) runs only the action
+    /// that says `target = "*"` (on 9b4ee5b both ran: a client chose where the action fired).
+    @Test func anActionWithoutTargetFiresOnTheConfigurationsTargetsOnly() throws {
+        var config = try parse("""
+            [[target]]
+            name = "corner"
+            rect = [0, 0, 10, 10]
+
+            [[action]]
+            gesture = "tap"
+            argv = ["mine"]
+
+            [[action]]
+            gesture = "tap"
+            target = "*"
+            argv = ["anywhere"]
+            """)
+        try config.resolveActionTargets(file: "daemon.toml")
+        func tap(on target: GestureName) -> GestureEvent {
+            GestureEvent(seq: 0, time: Timestamp(microseconds: 1000), device: 0, gesture: TapRecognizer.gesture, phase: .recognized,
+                         target: target, recognizer: "tap", fingers: 1, position: Point(x: 5, y: 5), contacts: ContactList(),
+                         detail: .tap(count: 1, duration: .milliseconds(80)))
+        }
+        func run(_ event: GestureEvent) -> [ActionSpec.Command] {
+            config.actions.actions.filter { config.actions.runs($0, for: event) }.map(\.command)
+        }
+        #expect(config.actions.ownTargets == ["corner"])
+        #expect(run(tap(on: "corner")) == [.argv(["mine"]), .argv(["anywhere"])])
+        #expect(run(tap(on: "all")) == [.argv(["anywhere"])])
+        // "*" names no target: no client is kept from registering it, and no file may declare it.
+        #expect(config.actions.targets.isEmpty)
+        #expect(error("[[target]]\nname = \"*\"\nrect = [0, 0, 1, 1]\n")
+            == "daemon.toml:2:8: found \"*\" for a target's name; expected a name other than \"*\" (an action's word for any target)")
+    }
+    /// Issue 35: a filter no event can pass is refused at its value, with file:line:column (on
+    /// 9b4ee5b each passed `--check-config` and the action never fired; `"200ms"` was blamed on
+    /// its operator). The phases come from the kind's own declaration (`GestureRecognizer.phases`).
+    @Test func aFilterNoEventCanPassIsRefusedAtItsValue() {
+        func error(_ line: String, gesture: String = "tap") -> String {
+            self.error("[[action]]\ngesture = \"\(gesture)\"\n\(line)\nargv = [\"true\"]\n")
+        }
+        let count = "expected a whole number from 1 to \(GraphConfiguration.Limits.mostFingers), as tap events' fingers is"
+        #expect(error(#"fingers = "1""#) == #"daemon.toml:3:11: found "1" for an action's filter on fingers; expected a number without quotes: tap events write fingers as a number (what `touchline listen` prints)"#)
+        #expect(error("fingers = 0") == "daemon.toml:3:11: found 0 for an action's filter on fingers; " + count)
+        #expect(error("fingers = -3") == "daemon.toml:3:11: found -3 for an action's filter on fingers; " + count)
+        #expect(error("fingers = 2.5") == "daemon.toml:3:11: found 2.5 for an action's filter on fingers; " + count)
+        #expect(error(#"fingers = [">=", 0.5]"#) == "daemon.toml:3:18: found 0.5 for an action's filter on fingers; " + count)
+        #expect(error("count = 1e300") == "daemon.toml:3:9: found 1e300 for an action's filter on count; expected a whole number from 1 to 2147483647, as tap events' count is")
+        #expect(error(#"duration = ["<", "200ms"]"#) == #"daemon.toml:3:18: found "200ms" for an action's filter on duration; expected a number without quotes: tap events write duration as a number of seconds (0.2 for 200 ms) (what `touchline listen` prints)"#)
+        #expect(error("direction = 3", gesture: "swipe") == "daemon.toml:3:13: found 3 for an action's filter on direction; expected a word in quotes: swipe events write direction as a word (one of left, right, up, down)")
+        #expect(error(#"phase = "began""#) == #"daemon.toml:3:9: found "began" for an action's phase on tap; expected one of the phases tap events have: recognized"#)
+        #expect(error(#"phase = "changed""#, gesture: "spring") == #"daemon.toml:3:9: found "changed" for an action's phase on spring; expected one of the phases spring events have: began, ended, cancelled"#)
+        #expect(error("repeat = 100") == "daemon.toml:3:10: repeat applies to changed events, and tap events have none (their phases: recognized); leave repeat out")
+        // What events do carry still passes.
+        #expect(error(#"fingers = [">=", 2]"#) == "no error")
+        #expect(error(#"count = 2"#) == "no error")
+        #expect(error(#"duration = ["<", 0.2]"#) == "no error")
+        #expect(error(#"phase = "began""#, gesture: "longPress") == "no error")
     }
 }

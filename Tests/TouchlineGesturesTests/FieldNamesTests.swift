@@ -18,9 +18,20 @@ import TouchlineSettings
             #expect(!owners.isEmpty, "\(recording): \(event.gesture)'s fields \(type) are in no kind's eventFields")
             if let kind = registry.kind(named: event.gesture.description) {
                 #expect(kind.eventFields.contains { $0 == type }, "\(recording): \(kind.gesture).eventFields lacks \(type)")
+                #expect(kind.phases.contains(event.phase), "\(recording): a \(kind.gesture) event \(event.phase), declared \(kind.phases)")
             }
             var keys: [String] = []
-            event.detail.forEachField { key, _ in keys.append(key.description) }
+            event.detail.forEachField { key, value in
+                keys.append(key.description)
+                // Each value of the sort its type declares (an action's filter takes that sort).
+                let words = type.wordFieldNames.map(\.description), counts = type.countFieldNames.map(\.description)
+                switch value {
+                case .word, .name, .names: #expect(words.contains(key.description), "\(recording): \(type).\(key) is a word, not declared so")
+                case .integer: #expect(counts.contains(key.description), "\(recording): \(type).\(key) is a count, not declared so")
+                case .number, .duration: #expect(!words.contains(key.description) && !counts.contains(key.description), "\(recording): \(type).\(key) is a number")
+                case .null, .text: break
+                }
+            }
             let declared = type.fieldNames.map(\.description)
             #expect(keys.allSatisfy(declared.contains), "\(recording): \(type) gives \(keys), declares \(declared)")
         }

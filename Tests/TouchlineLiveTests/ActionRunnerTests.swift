@@ -100,6 +100,7 @@ func quoted(_ text: String) -> String {
 
             [[action]]
             gesture = "tap"
+            target = "*"
             argv = ["/bin/sh", "-c", "printf %s \\"$TOUCHLINE_TARGET\\" > \\"$1/target\\"", "sh", \(quoted(dir.path))]
             """)
         harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1, target: GestureName(target)))

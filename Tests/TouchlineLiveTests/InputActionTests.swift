@@ -170,4 +170,14 @@ func swipe(_ direction: SwipeDirection, _ phase: GesturePhase = .recognized, fin
             "3 0 16384", "3 1 24575", "0 0 0", "1 273 1", "0 0 0", "1 273 0", "0 0 0",
         ])
     }
+    /// Issue 35: the daemon's exit 73 names the fix for what went wrong (on 9b4ee5b: "give the
+    /// daemon write access to /dev/uinput", and the docs stopped there): without permission,
+    /// the opt-in rule and its risk (PackagingTests checks that install.sh puts it in place,
+    /// inactive); without the node, the module.
+    @Test func anUnusableUinputNamesItsFix() {
+        let denied = InputActions.fix(for: SystemError("create uinput device", path: "/dev/uinput", code: EACCES))
+        #expect(denied == "this user may not write /dev/uinput. The system service (touchline.service) opens it as root before it drops; for the daemon in a desktop session, enable the opt-in udev rule installed beside 70-touchline.rules: copy 70-touchline-uinput.rules.disabled to /etc/udev/rules.d/70-touchline-uinput.rules and restart the machine (any program of the seat's user can then inject input: docs/live.md#input-actions). --dry-run prints the actions instead")
+        #expect(InputActions.fix(for: SystemError("create uinput device", path: "/dev/uinput", code: ENOENT))
+            == "load the uinput module (sudo modprobe uinput; docs/live.md#input-actions). --dry-run prints the actions instead")
+    }
 }

@@ -47,6 +47,8 @@ extension ContinuousKind {
     public static func relationProblem(_ parameters: Parameters) -> ParameterProblem? { Measure.relationProblem(parameters) }
     public static var continuesInPlace: Bool { true }
     public static var eventFields: [any GestureFields.Type] { [Measure.Fields.self] }
+    /// ContinuousRecognizer's: `began`, `changed`…, then `ended` or `cancelled`.
+    public static var phases: [GesturePhase] { GesturePhase.continuous }
 
     public init(parameters: Parameters, surface: Size) {
         self.init(machine: ContinuousRecognizer(parameters: Measure.setup(parameters, surface: surface)))

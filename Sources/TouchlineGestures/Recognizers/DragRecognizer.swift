@@ -178,6 +178,8 @@ public struct DragParameters: BitwiseCopyable, Hashable, Sendable {
 extension DragRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("drag")
     public static var eventFields: [any GestureFields.Type] { [DragFields.self] }
+    /// Lift `began`, moves `changed`, drop `ended`, elsewhere `cancelled`.
+    public static var phases: [GesturePhase] { GesturePhase.continuous }
     public static var defaultParameters: DragParameters { DragParameters() }
     public static let parameters: [RecognizerParameter<DragParameters>] = [
         .duration("minimumDuration", \.minimumDuration),
@@ -204,6 +206,7 @@ extension RecognizerKind {
 /// (ended). 64 bytes: six names, a count, the key, one name.
 public struct DragFields: GestureFields {
     public static var fieldNames: [StaticString] { ["items", "over", "dropTarget"] }
+    public static var wordFieldNames: [StaticString] { fieldNames }
     public enum Key: UInt8, BitwiseCopyable, Hashable, Sendable {
         case none, over, dropTarget
     }

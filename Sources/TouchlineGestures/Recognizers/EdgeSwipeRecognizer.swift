@@ -109,6 +109,7 @@ extension RecognizerKind {
 /// An edge swipe's fields: the `edge` it came from, then a pan's.
 public struct EdgeSwipeFields: GestureFields {
     public static var fieldNames: [StaticString] { ["edge"] + Vector.fieldNames }
+    public static var wordFieldNames: [StaticString] { ["edge"] }
     public var edge: ScreenEdge
     public var translation: Vector
     public var velocity: Vector

@@ -170,6 +170,7 @@ public struct LongPressParameters: BitwiseCopyable, Hashable, Sendable {
 extension LongPressRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("longPress")
     public static var eventFields: [any GestureFields.Type] { [LongPressFields.self] }
+    public static var phases: [GesturePhase] { GesturePhase.continuous }
     public static var defaultParameters: LongPressParameters { LongPressParameters() }
     public static let parameters: [RecognizerParameter<LongPressParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),

@@ -386,6 +386,8 @@ public struct PeekParameters: Hashable, Sendable {
 extension PeekRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("peek")
     public static var eventFields: [any GestureFields.Type] { [PeekFields.self, PopFields.self, PeekActionsFields.self] }
+    /// A peek's own events (`pop` and `peekActions` are `recognized`).
+    public static var phases: [GesturePhase] { GesturePhase.continuous }
     public static var defaultParameters: PeekParameters { PeekParameters() }
     public static let parameters: [RecognizerParameter<PeekParameters>] = [
         .word("source", \.source, PeekParameters.sources),
@@ -469,6 +471,7 @@ private func forEachForceField(_ source: PeekRecognizer.Source, _ pressure: UInt
 /// 1 at the pop threshold) and, on `ended`, `end` (`dismissed`, `released`, `popped`).
 public struct PeekFields: GestureFields {
     public static var fieldNames: [StaticString] { forceFieldNames + ["progress", "end"] }
+    public static var wordFieldNames: [StaticString] { ["source", "end"] }
     public var source: PeekRecognizer.Source
     var pressureLevel: UInt16
     var sizeLevel: UInt16
@@ -491,6 +494,7 @@ public struct PeekFields: GestureFields {
 /// A pop's fields (gesture `pop`): `source`, `pressure`, `touchMajor`.
 public struct PopFields: GestureFields {
     public static var fieldNames: [StaticString] { forceFieldNames }
+    public static var wordFieldNames: [StaticString] { ["source"] }
     public var source: PeekRecognizer.Source
     var pressureLevel: UInt16
     var sizeLevel: UInt16
@@ -501,6 +505,7 @@ public struct PopFields: GestureFields {
 /// The quick actions' fields (gesture `peekActions`): `source`, `pressure`, `touchMajor`.
 public struct PeekActionsFields: GestureFields {
     public static var fieldNames: [StaticString] { forceFieldNames }
+    public static var wordFieldNames: [StaticString] { ["source"] }
     public var source: PeekRecognizer.Source
     var pressureLevel: UInt16
     var sizeLevel: UInt16

@@ -111,6 +111,8 @@ public struct SpringParameters: BitwiseCopyable, Hashable, Sendable {
 extension SpringRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("spring")
     public static var eventFields: [any GestureFields.Type] { [NoFields.self] }
+    /// Armed `began`, activated `ended`, left `cancelled`: nothing changes in between.
+    public static var phases: [GesturePhase] { [.began, .ended, .cancelled] }
     public static var defaultParameters: SpringParameters { SpringParameters() }
     public static let parameters: [RecognizerParameter<SpringParameters>] = [
         .duration("minimumDuration", \.minimumDuration),

@@ -155,6 +155,7 @@ public struct SwipeParameters: BitwiseCopyable, Hashable, Sendable {
 extension SwipeRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("swipe")
     public static var eventFields: [any GestureFields.Type] { [SwipeFields.self] }
+    public static var phases: [GesturePhase] { GesturePhase.discrete }
     public static var defaultParameters: SwipeParameters { SwipeParameters() }
     public static let parameters: [RecognizerParameter<SwipeParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
@@ -183,6 +184,7 @@ extension RecognizerKind {
 /// (translation / duration), mm/s; `duration`.
 public struct SwipeFields: GestureFields {
     public static var fieldNames: [StaticString] { ["direction"] + Vector.fieldNames + ["duration"] }
+    public static var wordFieldNames: [StaticString] { ["direction"] }
     public var direction: SwipeDirection
     public var translation: Vector
     public var velocity: Vector

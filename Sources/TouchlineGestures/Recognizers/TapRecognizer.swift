@@ -208,6 +208,7 @@ public struct TapParameters: BitwiseCopyable, Hashable, Sendable {
 extension TapRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("tap")
     public static var eventFields: [any GestureFields.Type] { [TapFields.self] }
+    public static var phases: [GesturePhase] { GesturePhase.discrete }
     public static var defaultParameters: TapParameters { TapParameters() }
     public static let parameters: [RecognizerParameter<TapParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
@@ -234,6 +235,7 @@ extension RecognizerKind {
 /// A tap's fields: `count`, taps in the series (1, 2, …); `duration`, first down to last lift.
 public struct TapFields: GestureFields {
     public static var fieldNames: [StaticString] { ["count", "duration"] }
+    public static var countFieldNames: [StaticString] { ["count"] }
     public var count: Int
     public var duration: Interval
     public init(count: Int, duration: Interval) {

@@ -26,6 +26,9 @@ public struct GraphConfigurationError: Error, Hashable, Sendable, CustomStringCo
         case range
         /// A minimum above its maximum.
         case minimumAboveMaximum
+        /// A consuming recognizer that cannot claim within its hold bound, so it would never
+        /// keep a touch from a pass-through clone (docs/live.md#pass-through).
+        case hold
     }
 
     /// What the problem is about.

@@ -85,6 +85,7 @@ extension GraphConfiguration {
             }
             targetOf.append(t)
             try Self.checkParameters(r.kind, subject)
+            if r.consume { try Self.checkHold(r, subject) }
         }
 
         func indices(_ key: String, _ names: [String], of k: Int) throws(E) -> [Int] {
@@ -230,6 +231,33 @@ extension GraphConfiguration {
             throw GraphConfigurationError(.minimumAboveMaximum, subject, key: problem.key, relatedKey: problem.relatedKey, "\(subject) (\(kindName)): \(problem.found); expected \(problem.expected)")
         }
         throw GraphConfigurationError(.range, subject, key: problem.key, "\(subject) (\(kindName)): \(problem.key) is \(problem.found); expected \(problem.expected)")
+    }
+
+    /// A consuming recognizer must be able to claim before its hold bound releases the contacts
+    /// it could take (docs/live.md#pass-through): one that claims later never keeps a touch from
+    /// the clone, and every touch it could take waits the whole bound for nothing. A consuming
+    /// three-finger long press (500 ms) with the standard bound (150 ms) was such a one, and
+    /// `--check-config` said ok. The error names both numbers and the fix, at the `hold` (or
+    /// `holdDistance`) key when the file sets it, else at `consume`.
+    static func checkHold(_ r: RecognizerSpec, _ subject: GraphConfigurationError.Subject) throws(GraphConfigurationError) {
+        let floor = r.kind.claimFloor
+        let bound = r.hold ?? .standard
+        let kindName = r.kind.gesture.name.description
+        let whose = r.hold == nil ? "the standard hold bound" : "its own hold bound"
+        if floor.time > bound.time {
+            let fix = floor.time <= PassThroughBound.longestTime
+                ? "raise hold to at least \(milliseconds(floor.time)) (hold = \"\(floor.time.microseconds / 1000)ms\"; fingers that land one after another need a little more)"
+                : "a hold is at most \(milliseconds(PassThroughBound.longestTime)): shorten the recognizer's wait, or drop consume"
+            throw GraphConfigurationError(.hold, subject, key: r.hold == nil ? "consume" : "hold",
+                                          "\(subject) (\(kindName)) claims \(milliseconds(floor.time)) after its contacts land at the earliest, but with consume = true a contact it could take is held at most \(milliseconds(bound.time)) (\(whose)), so it would never keep a touch from the clone: \(fix)")
+        }
+        if floor.distance >= bound.distance {
+            let fix = floor.distance < PassThroughBound.longestDistance
+                ? "raise holdDistance above \(number(floor.distance)) mm (holdDistance = \"\(number((floor.distance + 1).rounded(.up)))mm\")"
+                : "a holdDistance is at most \(number(PassThroughBound.longestDistance)) mm: shorten the recognizer's distance, or drop consume"
+            throw GraphConfigurationError(.hold, subject, key: r.hold == nil ? "consume" : "holdDistance",
+                                          "\(subject) (\(kindName)) claims after a contact moved \(number(floor.distance)) mm at the least, but with consume = true a contact it could take is held only until it moved \(number(bound.distance)) mm (\(whose)), so it would never keep a touch from the clone: \(fix)")
+        }
     }
 
     /// A number as a message shows it: "3", "2.5", "-1", "nan", "inf".

@@ -23,6 +23,9 @@ public struct PassThroughBound: Hashable, Sendable {
     }
 
     public static let standard = PassThroughBound()
+    /// The longest a configuration may set (`hold`, `holdDistance`): 2 s and 300 mm.
+    public static let longestTime = Interval.milliseconds(2000)
+    public static let longestDistance = 300.0
 }
 
 /// One contact of a pass-through frame: the clone's own slot and tracking id, and the source
@@ -61,8 +64,6 @@ public enum HoldOutcome: UInt8, Hashable, Sendable, CustomStringConvertible {
     case bound
     /// A consuming recognizer won it: never sent.
     case dropped
-    /// The clone had no free slot for it (more contacts than the device's slots): never sent.
-    case overflow
 
     public var name: StaticString {
         switch self {
@@ -70,7 +71,6 @@ public enum HoldOutcome: UInt8, Hashable, Sendable, CustomStringConvertible {
         case .released: return "released"
         case .bound: return "bound"
         case .dropped: return "dropped"
-        case .overflow: return "overflow"
         }
     }
 
@@ -93,17 +93,33 @@ public struct PassThroughCounters: Hashable, Sendable {
     public var released = 0
     public var bound = 0
     public var dropped = 0
-    public var overflow = 0
-    /// The hold time of every contact that was held (released, bound or dropped), µs, in the
-    /// order decided: the distribution `replay --passthrough` summarizes.
-    public var holdTimes: [Int64] = []
+    /// Contacts sent (forwarded, released or bound) that found every clone slot taken and
+    /// waited, still held, for the next free one: a released contact's frames come late, so
+    /// the clone can have more contacts down than the device (two-slot panels). Counted besides
+    /// their outcome, not instead of it.
+    public var waitedForSlot = 0
+    /// The hold times of the latest `recentCapacity` contacts that were held (released, bound
+    /// or dropped), µs, in the order decided; the distribution over every one is `holds`.
+    public private(set) var holdTimes: [Int64] = []
+    /// The hold time of every contact that was held, in a histogram of fixed size: a daemon
+    /// passes a device through for months, and keeping each time (main did) grew without end.
+    public private(set) var holds = HoldHistogram()
+    public static let recentCapacity = 64
     public init() {}
 
-    /// For people: how many contacts took each path, and the hold times' p50 and maximum.
+    /// Counts one contact's hold.
+    public mutating func held(_ time: Interval) {
+        if holdTimes.count == Self.recentCapacity { holdTimes.removeFirst() }
+        holdTimes.append(time.microseconds)
+        holds.add(time.microseconds)
+    }
+
+    /// For people: how many contacts took each path, the hold times' p50 and maximum, and how
+    /// many waited for a clone slot. Every counter is printed, 0 too.
     public var summary: String {
-        let held = holdTimes.sorted()
-        let times = held.isEmpty ? "" : "; held p50 \(formatFixed(Double(held[(held.count - 1) / 2]) / 1000, decimals: 1)) ms, max \(formatFixed(Double(held.last!) / 1000, decimals: 1)) ms"
+        let times = holds.count == 0 ? "" : "; held p50 \(formatFixed(Double(holds.median) / 1000, decimals: 1)) ms, max \(formatFixed(Double(holds.maximum) / 1000, decimals: 1)) ms"
         return "\(forwarded) contacts sent at once, \(released) released, \(bound) released by the hold bound, \(dropped) dropped" + times
+            + "; \(waitedForSlot) waited for a free clone slot"
     }
 
     public mutating func add(_ c: PassThroughCounters) {
@@ -111,8 +127,50 @@ public struct PassThroughCounters: Hashable, Sendable {
         released += c.released
         bound += c.bound
         dropped += c.dropped
-        overflow += c.overflow
-        holdTimes += c.holdTimes
+        waitedForSlot += c.waitedForSlot
+        holdTimes = Array((holdTimes + c.holdTimes).suffix(Self.recentCapacity))
+        holds.add(c.holds)
+    }
+}
+
+/// Hold times in 0.1 ms buckets up to the longest hold a configuration may set (2 s; longer
+/// ones in the last), the exact maximum beside: the p50 `replay --passthrough` and the daemon
+/// print, to the 0.1 ms they print it with, in 80 KB however many contacts come.
+public struct HoldHistogram: Hashable, Sendable {
+    public static let bucketWidth: Int64 = 100
+    static let bucketCount = Int(PassThroughBound.longestTime.microseconds / bucketWidth) + 1
+    /// Allocated at the first hold: a planner that holds nothing pays nothing.
+    private var buckets: [UInt32] = []
+    public private(set) var count = 0
+    public private(set) var maximum: Int64 = 0
+
+    public init() {}
+
+    public mutating func add(_ microseconds: Int64) {
+        if buckets.isEmpty { buckets = Array(repeating: 0, count: Self.bucketCount) }
+        buckets[min(Self.bucketCount - 1, Int(max(0, microseconds) / Self.bucketWidth))] &+= 1
+        count += 1
+        maximum = max(maximum, microseconds)
+    }
+
+    public mutating func add(_ other: HoldHistogram) {
+        guard other.count > 0 else { return }
+        if buckets.isEmpty { buckets = Array(repeating: 0, count: Self.bucketCount) }
+        for i in other.buckets.indices { buckets[i] &+= other.buckets[i] }
+        count += other.count
+        maximum = max(maximum, other.maximum)
+    }
+
+    /// The lower median, µs, to the bucket below (0.1 ms: 8.333 ms is 8.3); 0 when empty.
+    public var median: Int64 {
+        guard count > 0 else { return 0 }
+        let rank = (count - 1) / 2
+        var seen = 0
+        for i in buckets.indices {
+            seen += Int(buckets[i])
+            if seen > rank { return Int64(i) * Self.bucketWidth }
+        }
+        return maximum
     }
 }
 
@@ -121,7 +179,9 @@ public struct PassThroughCounters: Hashable, Sendable {
 /// while one could; released (its held frames at once, in order) when every consuming
 /// candidate failed or the hold bound passed; dropped when a consuming recognizer wins it.
 /// The clone's contacts have their own slots and tracking ids and are always balanced: every
-/// contact the clone saw go down it sees lift (`finish` lifts those still down).
+/// contact the clone saw go down it sees lift (`finish` lifts those still down). A contact to
+/// send when every clone slot is taken waits, still held, for the next free one, and goes out
+/// with all its frames then: none is ever lost to the slots.
 ///
 /// Pure and deterministic: it is driven by the device's frames (as assembled, before any
 /// `[[device]]` transform: the clone is the device), the graph's state after each step, the
@@ -132,12 +192,16 @@ public struct PassThroughPlanner: Sendable {
     /// The clone's slots (the device's).
     public let slotCount: Int
     public private(set) var counters = PassThroughCounters()
-    /// Every decision since the last `drainReports()`, for `--explain`.
+    /// Every decision since the last `drainReports()`, for `--explain`; kept only when
+    /// `keepsReports` (a daemon's planner, which no one asks, keeps none).
     public private(set) var reports: [HoldReport] = []
+    public var keepsReports: Bool
     private var consuming: UInt64
     private var consumingTargets: [(name: GestureName, target: Int)]
 
-    private enum State: UInt8 { case held, forwarded, dropped }
+    /// `waiting`: decided for the app (forwarded, released or bound) but every clone slot was
+    /// taken; its frames are kept as a held contact's until a slot frees.
+    private enum State: UInt8 { case held, waiting, forwarded, dropped }
 
     private struct Entry {
         var id: ContactID
@@ -172,11 +236,14 @@ public struct PassThroughPlanner: Sendable {
     /// One step's items (frame number, contact, its values), the frame being made and the
     /// slots it frees: reused, so a step allocates only while they grow.
     private var items: [(Int, ContactID, Contact)] = []
+    /// The step's items set aside while waiting contacts are sent.
+    private var spare: [(Int, ContactID, Contact)] = []
     private var outFrame = PassThroughFrame(time: Timestamp(microseconds: 0), contacts: [])
     private var freed: [Int32] = []
 
-    public init(graph: GestureGraph, slotCount: Int, bound: PassThroughBound = .standard) {
+    public init(graph: GestureGraph, slotCount: Int, bound: PassThroughBound = .standard, keepsReports: Bool = true) {
         self.bound = bound
+        self.keepsReports = keepsReports
         self.slotCount = max(1, slotCount)
         consuming = graph.consumingRecognizers
         consumingTargets = graph.consumingTargets
@@ -238,7 +305,7 @@ public struct PassThroughPlanner: Sendable {
             entries[i].last = c
             if c.phase.isFinal { entries[i].lifted = true }
             switch entries[i].state {
-            case .held: entries[i].buffer.append((frameNumber, c))
+            case .held, .waiting: entries[i].buffer.append((frameNumber, c))
             case .forwarded: items.append((frameNumber, c.id, c))
             case .dropped: break
             }
@@ -257,7 +324,8 @@ public struct PassThroughPlanner: Sendable {
     }
 
     /// The end (the device removed, the daemon stopping, the end of a trace): contacts still
-    /// down on the clone are lifted, held ones are dropped (the clone never saw them).
+    /// down on the clone are lifted, held ones are dropped (the clone never saw them). One
+    /// waiting for a slot is the app's: it goes out once the lifts free the slots, lifted.
     public mutating func finish(at end: Timestamp, emit: (PassThroughFrame) -> Void) {
         let time = max(end, lastTime)
         items.removeAll(keepingCapacity: true)
@@ -269,6 +337,11 @@ public struct PassThroughPlanner: Sendable {
                 var c = entries[k].last
                 c.phase = .ended
                 items.append((frameNumber, c.id, c))
+            case .waiting where !entries[k].lifted:
+                var c = entries[k].last
+                c.phase = .ended
+                entries[k].buffer.append((frameNumber, c))
+                entries[k].lifted = true
             default: break
             }
         }
@@ -309,59 +382,86 @@ public struct PassThroughPlanner: Sendable {
 
     private mutating func report(_ k: Int, at time: Timestamp, _ outcome: HoldOutcome) {
         let held = outcome == .forwarded ? Interval.zero : time - entries[k].first
-        reports.append(HoldReport(contact: entries[k].id, time: time, outcome: outcome, held: held, distance: outcome == .forwarded ? 0 : entries[k].distance))
+        if keepsReports {
+            reports.append(HoldReport(contact: entries[k].id, time: time, outcome: outcome, held: held, distance: outcome == .forwarded ? 0 : entries[k].distance))
+        }
         switch outcome {
         case .forwarded: counters.forwarded += 1
         case .released: counters.released += 1
         case .bound: counters.bound += 1
         case .dropped: counters.dropped += 1
-        case .overflow: counters.overflow += 1
         }
-        if outcome != .forwarded && outcome != .overflow { counters.holdTimes.append(held.microseconds) }
+        if outcome != .forwarded { counters.held(held) }
     }
 
-    /// The items in the order of the frames they came in (a contact's own frames in order,
-    /// contacts of one frame by id), one clone frame per source frame, all at `time`.
+    /// The step's items to the clone, then the contacts waiting for a slot that one of the
+    /// step's lifts freed; the entries whose lift went out (or that were dropped) are forgotten.
     private mutating func flush(at time: Timestamp, _ emit: (PassThroughFrame) -> Void) {
-        if !items.isEmpty {
-            if items.count > 1 { items.sort { ($0.0, $0.1) < ($1.0, $1.1) } }
-            outFrame.time = time
-            outFrame.contacts.removeAll(keepingCapacity: true)
-            freed.removeAll(keepingCapacity: true)
-            var number = items[0].0
-            for i in items.indices {
-                let (n, id, c) = items[i]
-                if n != number {
-                    emitFrame(emit)
-                    number = n
-                }
-                guard let k = entries.firstIndex(where: { $0.id == id }) else { continue }
-                if entries[k].slot < 0 {
-                    guard let s = slotUsed.firstIndex(of: false) else {
-                        // More contacts than the device has slots: the kernel would not have
-                        // sent this; the clone cannot take it.
-                        entries[k].state = .dropped
-                        entries[k].closed = true
-                        report(k, at: time, .overflow)
-                        continue
-                    }
-                    slotUsed[s] = true
-                    entries[k].slot = Int32(s)
-                    entries[k].trackingID = nextTrackingID
-                    nextTrackingID = (nextTrackingID &+ 1) & 0xFFFF
-                }
-                guard entries[k].state == .forwarded else { continue }
-                var contact = c
-                if contact.phase == .cancelled { contact.phase = .ended }
-                outFrame.contacts.append(PassThroughContact(slot: entries[k].slot, trackingID: entries[k].trackingID, contact: contact))
-                if contact.phase == .ended {
-                    entries[k].closed = true
-                    freed.append(entries[k].slot)
-                }
+        send(at: time, emit)
+        sendWaiting(at: time, emit)
+        entries.removeAll { $0.lifted && $0.state != .held && $0.state != .waiting && ($0.closed || $0.state == .dropped) }
+    }
+
+    /// `items` in the order of the frames they came in (a contact's own frames in order,
+    /// contacts of one frame by id), one clone frame per source frame, all at `time`. A contact
+    /// that needs a slot when every one is taken waits, its frames kept (`sendWaiting`).
+    private mutating func send(at time: Timestamp, _ emit: (PassThroughFrame) -> Void) {
+        guard !items.isEmpty else { return }
+        if items.count > 1 { items.sort { ($0.0, $0.1) < ($1.0, $1.1) } }
+        outFrame.time = time
+        outFrame.contacts.removeAll(keepingCapacity: true)
+        var number = items[0].0
+        for i in items.indices {
+            let (n, id, c) = items[i]
+            if n != number {
+                emitFrame(emit)
+                number = n
             }
-            emitFrame(emit)
+            guard let k = entries.firstIndex(where: { $0.id == id }) else { continue }
+            if entries[k].state == .waiting {
+                entries[k].buffer.append((n, c))
+                continue
+            }
+            if entries[k].slot < 0 {
+                guard let s = slotUsed.firstIndex(of: false) else {
+                    // Every clone slot is taken: a released contact's frames come late, so the
+                    // clone can have more down than the device has slots. It waits, still held,
+                    // for the next free one; its outcome was counted when it was decided.
+                    entries[k].state = .waiting
+                    entries[k].buffer = [(n, c)]
+                    counters.waitedForSlot += 1
+                    continue
+                }
+                slotUsed[s] = true
+                entries[k].slot = Int32(s)
+                entries[k].trackingID = nextTrackingID
+                nextTrackingID = (nextTrackingID &+ 1) & 0xFFFF
+            }
+            guard entries[k].state == .forwarded else { continue }
+            var contact = c
+            if contact.phase == .cancelled { contact.phase = .ended }
+            outFrame.contacts.append(PassThroughContact(slot: entries[k].slot, trackingID: entries[k].trackingID, contact: contact))
+            if contact.phase == .ended {
+                entries[k].closed = true
+                freed.append(entries[k].slot)
+            }
         }
-        entries.removeAll { $0.lifted && $0.state != .held && ($0.closed || $0.state == .dropped) }
+        emitFrame(emit)
+        items.removeAll(keepingCapacity: true)
+    }
+
+    /// The contacts waiting for a slot, in the order they landed, while a slot is free: each
+    /// with all its frames, in frames after those that freed the slot.
+    private mutating func sendWaiting(at time: Timestamp, _ emit: (PassThroughFrame) -> Void) {
+        while slotUsed.contains(false), let k = entries.firstIndex(where: { $0.state == .waiting }) {
+            entries[k].state = .forwarded
+            swap(&items, &spare)
+            items.removeAll(keepingCapacity: true)
+            for (n, c) in entries[k].buffer { items.append((n, c.id, c)) }
+            entries[k].buffer = []
+            send(at: time, emit)
+            swap(&items, &spare)
+        }
     }
 
     /// A slot lifted in a frame is free from the next one (one frame cannot end a contact in a

@@ -7,18 +7,24 @@ import TouchlineCore
 /// `replay --passthrough` and the daemon's pass-through devices alike, so both decide the same.
 public struct PassThroughSet: Sendable {
     public let bound: PassThroughBound
+    /// Whether the planners keep a report per decision for `drainReports` (`--explain`); a
+    /// daemon's keep none, so that nothing grows with the contacts of a device's life.
+    public let keepsReports: Bool
     /// By device index; nil: that device has no clone.
     public private(set) var planners: [PassThroughPlanner?] = []
     /// What finished planners counted and reported (not yet drained).
     private var finishedCounters = PassThroughCounters()
     private var finishedReports: [(device: Int, report: HoldReport)] = []
 
-    public init(bound: PassThroughBound = .standard) { self.bound = bound }
+    public init(bound: PassThroughBound = .standard, keepsReports: Bool = true) {
+        self.bound = bound
+        self.keepsReports = keepsReports
+    }
 
     /// Gives `device` a clone with `slotCount` slots, its planner reading `graph`.
     public mutating func start(device: Int, graph: GestureGraph, slotCount: Int) {
         if planners.count <= device { planners += repeatElement(nil, count: device + 1 - planners.count) }
-        planners[device] = PassThroughPlanner(graph: graph, slotCount: slotCount, bound: bound)
+        planners[device] = PassThroughPlanner(graph: graph, slotCount: slotCount, bound: bound, keepsReports: keepsReports)
     }
 
     public func isStarted(_ device: Int) -> Bool { device >= 0 && device < planners.count && planners[device] != nil }

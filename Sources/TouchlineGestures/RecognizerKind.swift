@@ -75,10 +75,30 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     /// on a tap, which never fires, is refused (docs/live.md#actions). Held to the recordings'
     /// events by FieldNamesTests. Default: every phase (nothing refused).
     static var phases: [GesturePhase] { get }
+    /// The earliest the kind can claim, from its parameters: how long after its contacts land
+    /// and how far one of them moves at the least (a long press: its `minimumDuration`; a
+    /// swipe: its `minimumDistance`). Validation compares it with a consuming recognizer's hold
+    /// bound (docs/live.md#pass-through): one that cannot claim before the bound releases its
+    /// contacts would never keep a touch from the clone. The default: it may claim at once.
+    static func claimFloor(_ parameters: Parameters) -> ClaimFloor
+}
+
+/// The earliest a recognizer can claim (`GestureRecognizer.claimFloor`).
+public struct ClaimFloor: Hashable, Sendable {
+    /// After its (first) contact lands.
+    public var time: Interval
+    /// mm one of its contacts moved from where it landed.
+    public var distance: Double
+    public init(time: Interval = .zero, distance: Double = 0) {
+        self.time = time
+        self.distance = distance
+    }
+    public static let immediate = ClaimFloor()
 }
 
 extension GestureRecognizer {
     public static func relationProblem(_ parameters: Parameters) -> ParameterProblem? { nil }
+    public static func claimFloor(_ parameters: Parameters) -> ClaimFloor { .immediate }
 
     public static var continuesInPlace: Bool { false }
     public static var carries: Bool { false }
@@ -133,6 +153,9 @@ public enum ParameterUnit: String, Sendable, CaseIterable {
     case normalized
     /// One of a few words (peek's `source`); the kind's limits say which.
     case word
+    /// A list of one or more of a few words (the edge swipe's `edges = ["left"]`); the kind
+    /// declares which (`RecognizerKind.allowedWords(of:)`).
+    case words
 }
 
 /// A config value converted to a parameter's unit, in the forms a setter takes.
@@ -147,10 +170,13 @@ public struct ParameterValue: Sendable {
     public var flag: Bool { number != 0 }
     /// A word's value (empty for the other units).
     public var word: String
-    public init(number: Double, count: Int = 0, word: String = "") {
+    /// A list of words' value (empty for the other units).
+    public var words: [String]
+    public init(number: Double, count: Int = 0, word: String = "", words: [String] = []) {
         self.number = number
         self.count = count
         self.word = word
+        self.words = words
     }
 }
 
@@ -177,16 +203,19 @@ public struct RecognizerParameter<Parameters>: Sendable {
     /// The value in the parameter's unit, for a number a search may vary (`touchline tune`,
     /// docs/tuning.md); nil for counts, flags and words, which it leaves alone.
     let number: (@Sendable (Parameters) -> Double)?
+    /// The words a `.word` or `.words` parameter takes; empty for the other units.
+    public let words: [String]
 
     public init(_ name: String, _ unit: ParameterUnit, set: @escaping @Sendable (inout Parameters, ParameterValue) -> Void,
                 problem: @escaping @Sendable (Parameters) -> (found: String, expected: String)?, pen: ParameterValue? = nil,
-                number: (@Sendable (Parameters) -> Double)? = nil) {
+                number: (@Sendable (Parameters) -> Double)? = nil, words: [String] = []) {
         self.name = name
         self.unit = unit
         self.set = set
         self.problem = problem
         self.pen = pen
         self.number = number
+        self.words = words
     }
 
     /// A count of fingers (0: any when `anyAllowed`).
@@ -210,7 +239,18 @@ public struct RecognizerParameter<Parameters>: Sendable {
     }
     /// One of `words`.
     public static func word(_ name: String, _ key: WritableKeyPath<Parameters, String> & Sendable, _ words: [String]) -> Self {
-        Self(name, .word, set: { $0[keyPath: key] = $1.word }, problem: { ParameterLimits.word($0[keyPath: key], words) })
+        Self(name, .word, set: { $0[keyPath: key] = $1.word }, problem: { ParameterLimits.word($0[keyPath: key], words) }, words: words)
+    }
+    /// A set of `words` written as a list (`edges = ["left", "top"]`), kept as a mask (bit i:
+    /// `words[i]`, at most 7 words): at least one. A word not among them sets the top bit, which
+    /// validation refuses (the config reader names the word and its place before it gets here).
+    public static func wordSet(_ name: String, _ key: WritableKeyPath<Parameters, UInt8> & Sendable, _ words: [String]) -> Self {
+        precondition(words.count <= 7, "a word set holds at most 7 words")
+        return Self(name, .words, set: { p, value in
+            var mask: UInt8 = 0
+            for w in value.words { mask |= words.firstIndex(of: w).map { 1 << UInt8($0) } ?? ParameterLimits.unknownWord }
+            p[keyPath: key] = mask
+        }, problem: { ParameterLimits.wordSet($0[keyPath: key], words) }, words: words)
     }
     public static func flag(_ name: String, _ key: WritableKeyPath<Parameters, Bool> & Sendable) -> Self {
         Self(name, .flag, set: { $0[keyPath: key] = $1.flag }, problem: { _ in nil })
@@ -253,6 +293,16 @@ public enum ParameterLimits {
         let list = quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1] : quoted.joined()
         return ("\"\(w.count > 40 ? String(w.prefix(40)) + "…" : w)\"", list)
     }
+    /// The bit a word set's mask has for a word it does not know.
+    static let unknownWord: UInt8 = 0x80
+    /// A word set's mask: one or more of `words`, none unknown.
+    public static func wordSet(_ mask: UInt8, _ words: [String]) -> (found: String, expected: String)? {
+        let quoted = words.map { "\"\($0)\"" }
+        let list = quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " and " + quoted[quoted.count - 1] : quoted.joined()
+        if mask & unknownWord != 0 { return ("a name not among them", "a list of one or more of \(list)") }
+        if mask == 0 { return ("[]", "a list of one or more of \(list)") }
+        return nil
+    }
     public static func count(_ n: Int, _ lowest: Int, _ highest: Int) -> (found: String, expected: String)? {
         n >= lowest && n <= highest ? nil : ("\(n)", "\(lowest)…\(highest)")
     }
@@ -289,6 +339,15 @@ public struct RecognizerKind: Hashable, Sendable {
         return names(recognizer)
     }
 
+    /// The words parameter `name` takes (a `.word` or `.words` parameter); nil for the others.
+    public func allowedWords(of name: String) -> [String]? {
+        func words<R: GestureRecognizer>(_ r: R.Type) -> [String]? {
+            guard let declared = r.parameters.first(where: { $0.name == name }), declared.unit == .word || declared.unit == .words else { return nil }
+            return declared.words
+        }
+        return words(recognizer)
+    }
+
     /// The kind as a pen's contacts use it when the configuration says nothing of pens: each
     /// parameter the kind ships a pen value for takes it (docs/config.md#tools).
     public var withShippedPenValues: RecognizerKind {
@@ -319,6 +378,15 @@ public struct RecognizerKind: Hashable, Sendable {
             return true
         }
         return set(recognizer)
+    }
+
+    /// The earliest a recognizer of this kind and these parameters can claim.
+    public var claimFloor: ClaimFloor {
+        func floor<R: GestureRecognizer>(_ r: R.Type) -> ClaimFloor {
+            guard let p = storedParameters as? R.Parameters else { return .immediate }
+            return r.claimFloor(p)
+        }
+        return floor(recognizer)
     }
 
     /// The first parameter outside its limits (or a relation between them); nil when all are

@@ -9,7 +9,9 @@ import TouchlineGestures
 /// The session's pass-through state: the planners, and per output index the clone and its
 /// encoder.
 struct LivePassThroughState {
-    var set = PassThroughSet()
+    /// No report per contact: no one asks the daemon for them, and a device passed through
+    /// for months would keep one per touch (its counters and hold histogram are bounded).
+    var set = PassThroughSet(keepsReports: false)
     var encoders: [Int: PassThroughEncoder] = [:]
     var clones: [Int: any PassThroughClone] = [:]
     /// One frame's events, reused.

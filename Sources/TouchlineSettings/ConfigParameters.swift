@@ -22,7 +22,7 @@ extension GraphConfiguration {
         case .millimetres: factor = ["mm": 1, "cm": 10, "m": 1000][suffix]
         case .millimetresPerSecond: factor = ["mm/s": 1, "cm/s": 10, "m/s": 1000][suffix]
         case .degrees: factor = ["deg": 1, "°": 1, "rad": 180 / GestureMath.pi][suffix]
-        case .count, .flag, .normalized, .word: factor = nil
+        case .count, .flag, .normalized, .word, .words: factor = nil
         }
         guard let factor else { return nil }
         return number * factor
@@ -43,7 +43,9 @@ extension ConfigReader {
         let (number, count) = try convert(entry.value, to: unit, key: key)
         var word = ""
         if unit == .word, case let .string(s) = entry.value.kind { word = s }
-        guard kind.set(name, ParameterValue(number: number, count: count, word: word)) else {
+        var words: [String] = []
+        if unit == .words { words = try wordList(entry.value, key: key, allowed: kind.allowedWords(of: name) ?? []) }
+        guard kind.set(name, ParameterValue(number: number, count: count, word: word, words: words)) else {
             // `parameterNames` and the setters come from one declaration; a miss is our bug.
             throw fail(entry.keyPosition, "\(key) is declared but not settable (a Touchline bug)")
         }
@@ -73,6 +75,9 @@ extension ConfigReader {
         case .word:
             guard case .string = value.kind else { throw wrong(value, key, "a string") }
             return (0, 0)
+        case .words:
+            // The list itself is read by `wordList`, which knows the kind's words.
+            return (0, 0)
         case .milliseconds, .millimetres, .millimetresPerSecond, .degrees:
             let expected = "a number of \(unit.rawValue) or a string with a unit (\(examples(unit)))"
             try refuseUnitSlip(value, key, unit)
@@ -88,13 +93,31 @@ extension ConfigReader {
         }
     }
 
+    /// A list of one or more of `allowed` (`edges = ["left", "top"]`): a word it does not know
+    /// is named at its own place in the list, an empty list at the list.
+    func wordList(_ value: TOMLValue, key: String, allowed: [String]) throws(ConfigError) -> [String] {
+        let quoted = allowed.map { "\"\($0)\"" }
+        let names = quoted.count > 1 ? quoted.dropLast().joined(separator: ", ") + " or " + quoted[quoted.count - 1] : quoted.joined()
+        let example = allowed.first.map { "[\"\($0)\"]" } ?? "[]"
+        guard case let .array(items) = value.kind else { throw wrong(value, key, "a list of one or more of \(names) (\(example))") }
+        guard !items.isEmpty else {
+            throw fail(value.position, "found an empty list for \(key); expected one or more of \(names); without any, leave the key out (all of them)")
+        }
+        var out: [String] = []
+        for item in items {
+            guard case let .string(s) = item.kind, allowed.contains(s) else { throw wrong(item, key, names) }
+            out.append(s)
+        }
+        return out
+    }
+
     func examples(_ unit: ParameterUnit) -> String {
         switch unit {
         case .milliseconds: return "\"300ms\", \"0.3s\""
         case .millimetres: return "\"3mm\", \"0.5cm\""
         case .millimetresPerSecond: return "\"100mm/s\", \"0.1m/s\""
         case .degrees: return "\"30deg\", \"0.5rad\""
-        case .count, .flag, .normalized, .word: return ""
+        case .count, .flag, .normalized, .word, .words: return ""
         }
     }
 

@@ -147,7 +147,7 @@ struct UnitSlip {
         case .degrees:
             UnitSlip(below: 2, name: "degrees", symbol: "deg", adjective: "small",
                      larger: [("rad", 180 / GestureMath.pi)], plausible: 2...GraphConfiguration.Limits.widestRotateAngle)
-        case .count, .flag, .normalized, .word:
+        case .count, .flag, .normalized, .word, .words:
             nil
         }
     }

@@ -220,6 +220,10 @@ struct LibinputHeaderParser {
     /// What `ndevices:` says (libinput record always writes it, and libinput replay insists
     /// on it; a file without it has as many devices as it lists).
     var declaredDevices: Int?
+    /// A device's events are written as an empty list, `events: []`: a recording in which
+    /// nothing happened on purpose (`replay --passthrough` of a trace whose every contact was
+    /// consumed), not one cut short.
+    var sawEmptyEventList = false
 
     /// Classifies a key without building a String for the common ones.
     private static func key(_ l: Span<UInt8>, _ r: Range<Int>) -> Key {
@@ -290,6 +294,7 @@ struct LibinputHeaderParser {
         let d = devices.count - 1
         switch path.dropFirst().first {
         case .events? where path.count == 2:
+            if text(of: l.extracting(y.value)) == "[]" { sawEmptyEventList = true }
             return .eventsKey(indent: stack.last!.indent)
         case .evdev? where path.count == 3:
             let name = text(of: l.extracting(key))

@@ -245,6 +245,12 @@ public struct TraceReader {
         if !header.sawVersion && header.devices.isEmpty {
             throw scanner.error("not a libinput record file: expected 'version: 1' and a 'devices:' list")
         }
+        // `events: []`: said to be empty, so a recording of nothing (a bare `events:` at the end
+        // of the file is one cut short).
+        if header.sawEmptyEventList && !header.devices.isEmpty {
+            done = true
+            return
+        }
         throw noEvents("expected an 'events:' list of '- evdev:' blocks with rows '- [sec, usec, type, code, value]'")
     }
 

@@ -140,6 +140,10 @@ public struct LibinputRecordWriter {
     private var lastReport: Int64 = 0
     private var finished = false
     private let nodes: [String]
+    /// The current device's `events:` key is written (at its first event: a device without
+    /// any gets `events: []`, which libinput's tools read as no events; a bare `events:` is a
+    /// null that `libinput analyze per-slot-delta` stops on).
+    private var eventsOpened = true
 
     /// `nodes` are the device paths to record (default /dev/input/eventN by index).
     public init(devices: [DeviceDescription], sink: any ByteSink, nodes: [String]? = nil) {
@@ -167,7 +171,11 @@ public struct LibinputRecordWriter {
                 throw TraceWriterError("an event of device \(event.device) after events of device \(currentDevice): libinput record lists each device's events together, so write them device by device")
             }
             closeFrame()
-            while currentDevice < event.device { currentDevice += 1; writeDeviceHeader(currentDevice) }
+            while currentDevice < event.device { closeDevice(); currentDevice += 1; writeDeviceHeader(currentDevice) }
+        }
+        if !eventsOpened {
+            out.append("  events:\n")
+            eventsOpened = true
         }
         let e = event.event
         let first = firstTime ?? e.time.microseconds
@@ -207,12 +215,19 @@ public struct LibinputRecordWriter {
     public mutating func finish() throws {
         guard !finished else { return }
         closeFrame()
-        while currentDevice < devices.count - 1 { currentDevice += 1; writeDeviceHeader(currentDevice) }
+        while currentDevice < devices.count - 1 { closeDevice(); currentDevice += 1; writeDeviceHeader(currentDevice) }
+        closeDevice()
         finished = true
         try out.flush(to: &sink, force: true)
     }
 
     private mutating func closeFrame() { inFrame = false }
+
+    /// A device whose events never came: an empty list.
+    private mutating func closeDevice() {
+        if !eventsOpened { out.append("  events: []\n") }
+        eventsOpened = true
+    }
 
     private mutating func writeDeviceHeader(_ index: Int) {
         if index == 0 {
@@ -293,7 +308,8 @@ public struct LibinputRecordWriter {
             out.append(udev[key]!)
             out.append(UInt8(ascii: "\n"))
         }
-        out.append("  quirks:\n  events:\n")
+        out.append("  quirks:\n")
+        eventsOpened = false
         lastReport = 0
     }
 }

@@ -67,7 +67,7 @@ public struct TunableParameter: Sendable, Hashable {
         case .milliseconds, .millimetresPerSecond: return 1
         case .degrees: return 0.5
         case .normalized: return 0.01
-        case .count, .flag, .word: return 1
+        case .count, .flag, .word, .words: return 1
         }
     }
 

@@ -20,8 +20,18 @@ extension Replay {
             configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: true, explain: explain,
             relativeTime: format.relativeTime)
         var devices = TraceDevices(deviceConfiguration, configPath: config)
-        var set = PassThroughSet()
+        // Reports only for --explain, drained after every event.
+        var set = PassThroughSet(keepsReports: explain)
         var encoders: [Int: PassThroughEncoder] = [:]
+        // Device 0's clone streams to the record as it is made (libinput record lists each
+        // device's events together, device 0's first): memory stays replay's, however long the
+        // trace (main kept all of it: 50 MB for 400,000 frames). The devices are known when
+        // the trace opens, except a getevent trace's, which may add one mid-file: its clone
+        // output, and any other device's, waits for the end.
+        let streams = trace.format != "getevent" && !trace.devices.isEmpty
+        var writer = streams ? LibinputRecordWriter(devices: trace.devices, sink: sink) : nil
+        var writeError: Error?
+        var scratch: [InputEvent] = []
         var clone: [Int: [InputEvent]] = [:]
         var text = TextEventWriter(color: color)
         let isText = format.isText
@@ -35,15 +45,32 @@ extension Replay {
                 out.writeLine(event)
             }
         }
-        func send(_ device: Int, _ frame: PassThroughFrame) { encoders[device]?.encode(frame, into: &clone[device, default: []]) }
+        var first: Timestamp?
+        let relative = format.relativeTime
+        // The input's clock: a tap 1.2 s into the trace is 1.2 s into the clone's record.
+        // A libinput recording's times count from its own start already.
+        let fromOrigin = relative || trace.format == "libinput-record"
+        func send(_ device: Int, _ frame: PassThroughFrame) {
+            guard device == 0, writer != nil else {
+                encoders[device]?.encode(frame, into: &clone[device, default: []])
+                return
+            }
+            scratch.removeAll(keepingCapacity: true)
+            encoders[device]?.encode(frame, into: &scratch)
+            guard writeError == nil, !scratch.isEmpty else { return }
+            if writer!.origin == nil { writer!.origin = fromOrigin ? .zero : first }
+            do {
+                for event in scratch { try writer!.write(TraceEvent(device: 0, event: event)) }
+            } catch {
+                writeError = error
+            }
+        }
         // --explain: a line per contact when its hold is decided.
         func reports() {
             guard explain else { return }
             for (device, r) in set.drainReports() { out.write(Self.holdLine(device: device, r, text: isText)) }
         }
-        var first: Timestamp?
         var failure: Error?
-        let relative = format.relativeTime
         do {
             while let (index, read) = try trace.next() {
                 let event = relative ? replay.timed(read) : read
@@ -76,12 +103,11 @@ extension Replay {
         for device in set.planners.indices { set.finish(device: device, at: .zero, output: send) }
         reports()
         out.flush()
+        if let writeError { throw writeError }
         let described = trace.devices
-        if !described.isEmpty {
-            var writer = LibinputRecordWriter(devices: described, sink: sink)
-            // The input's clock: a tap 1.2 s into the trace is 1.2 s into the clone's record.
-            // A libinput recording's times count from its own start already.
-            writer.origin = relative || trace.format == "libinput-record" ? .zero : first
+        if writer == nil && !described.isEmpty { writer = LibinputRecordWriter(devices: described, sink: sink) }
+        if var writer {
+            if writer.origin == nil { writer.origin = fromOrigin ? .zero : first }
             for device in clone.keys.sorted() {
                 for event in clone[device]! { try writer.write(TraceEvent(device: device, event: event)) }
             }

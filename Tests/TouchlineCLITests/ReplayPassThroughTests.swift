@@ -129,6 +129,47 @@ import TouchlineTrace
         }
     }
 
+    /// Every contact consumed: nothing reaches the app, and the clone's record says so with an
+    /// empty list, `events: []`, which libinput's own tools read and `touchline replay` reads
+    /// as a recording of nothing. Main wrote a bare `events:` (a null: `libinput analyze
+    /// per-slot-delta` stopped on it with a TypeError) and `touchline replay` refused it (65).
+    @Test func aCloneThatReceivesNothingIsARecordOfNothing() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = Paths.recordings.appendingPathComponent("edge-swipe-left.yml").path
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        try "[[recognizer]]\nkind = \"edgeSwipe\"\nconsume = true\n\n[[recognizer]]\nkind = \"pan\"\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("clone.yml").path
+        let result = try touchline("replay", trace, "--config", config, "--passthrough", out)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("passthrough: \(out): 0 contacts sent at once, 0 released, 0 released by the hold bound, 1 dropped;"), "\(result.stderr)")
+        let record = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(record.hasSuffix("  quirks:\n  events: []\n"), "\(record)")
+        let replayed = try touchline("replay", out)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == "")
+        let analyze = try libinput("analyze", "per-slot-delta", out)
+        #expect(analyze.status == 0, "\(analyze.stderr)")
+        #expect(!analyze.stderr.contains("Traceback"), "\(analyze.stderr)")
+    }
+
+    /// `daemon --check-config` (start-up and SIGHUP read the file the same way) says when a
+    /// consuming recognizer cannot claim within its hold bound, with both numbers and the fix;
+    /// main said ok. With the hold it asks for, the file is fine.
+    @Test func checkConfigSaysWhenAConsumingRecognizerCannotClaimWithinItsHold() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        let press = "[[recognizer]]\nname = \"threeFingerPress\"\nkind = \"longPress\"\nfingers = 3\nconsume = true\n"
+        try press.write(toFile: config, atomically: true, encoding: .utf8)
+        let check = try touchline("daemon", "--check-config", config)
+        #expect(check.status == 65)
+        #expect(check.stderr.contains("\(config):5:1: recognizer 'threeFingerPress' (longPress) claims 500 ms after its contacts land at the earliest, but with consume = true a contact it could take is held at most 150 ms (the standard hold bound), so it would never keep a touch from the clone: raise hold to at least 500 ms"), "\(check.stderr)")
+        try (press + "hold = \"600ms\"\n").write(toFile: config, atomically: true, encoding: .utf8)
+        let fixed = try touchline("daemon", "--check-config", config)
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+    }
+
     @Test func passthroughTakesOneTraceAndAFileName() throws {
         let tap = Paths.recordings.appendingPathComponent("tap.yml").path
         let two = try touchline("replay", tap, tap, "--passthrough", "/tmp/never-written.yml")

@@ -153,6 +153,6 @@ struct TouchCountFields: GestureFields {
         let names = RecognizerRegistry.standard.kinds.map { $0.gesture.description }
         #expect(names == ["tap", "longPress", "pan", "swipe", "edgeSwipe", "pinch", "rotate", "peek", "drag", "spring"])
         #expect(registry.kinds.count == 11)
-        #expect(GraphConfiguration.parameters.count == 45)
+        #expect(GraphConfiguration.parameters.count == 46)
     }
 }

@@ -36,6 +36,7 @@ enum ParameterTable {
         case .degrees: "degrees"
         case .normalized: "0…1"
         case .word: "word"
+        case .words: "list of words"
         }
     }
 
@@ -43,6 +44,17 @@ enum ParameterTable {
     /// in the default parameters is tried, and the one that leaves them unchanged when set
     /// through `name` is its default.
     static func defaultText(_ defaults: RecognizerKind, _ name: String, _ unit: ParameterUnit) -> String {
+        if unit == .words {
+            // A set of words is stored as a mask: try every word, then each alone.
+            let words = defaults.allowedWords(of: name) ?? []
+            for list in [words] + words.map({ [$0] }) {
+                var kind = defaults
+                if kind.set(name, ParameterValue(number: 0, words: list)), kind == defaults {
+                    return "`[" + list.map { "\"\($0)\"" }.joined(separator: ", ") + "]`"
+                }
+            }
+            return "?"
+        }
         for candidate in storedValues(defaults.storedParameters) {
             var value: ParameterValue
             var text: String

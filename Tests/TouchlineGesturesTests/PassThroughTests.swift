@@ -4,6 +4,7 @@
 import Testing
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 import TouchlineTesting
 
 @Suite struct PassThroughTests {
@@ -28,12 +29,13 @@ import TouchlineTesting
     /// frame, then the end (pending deadlines, then the clone's contacts lifted).
     /// `stopped`: the end is a stop (the daemon's SIGTERM) at the script's time: no deadline
     /// fires, the clone is closed at once.
-    static func run(_ script: TouchScript, _ configuration: GraphConfiguration, slots: Int = 10, bound: PassThroughBound = .standard, stopped: Bool = false) throws -> Run {
+    static func run(_ script: TouchScript, _ configuration: GraphConfiguration, slots: Int = 10, bound: PassThroughBound = .standard, stopped: Bool = false,
+                    keepsReports: Bool = true) throws -> Run {
         var pipeline = GesturePipeline(configuration: configuration)
         let surface = script.surface
         pipeline.start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "script")), transform: nil,
                        surface: surface, driver: try ReplayDriver(configuration: configuration, surface: surface))
-        var set = PassThroughSet(bound: bound)
+        var set = PassThroughSet(bound: bound, keepsReports: keepsReports)
         set.start(device: 0, graph: pipeline.graph(of: 0)!, slotCount: slots)
         var run = Run()
         func gesture(_ e: GestureEvent) { if e.gesture != .explain { run.gestures.append(e.logLine) } }
@@ -279,6 +281,185 @@ import TouchlineTesting
         let run = try Self.run(held, Self.consuming(["edgeSwipe"], in: edgeOnly), bound: unbounded, stopped: true)
         #expect(run.clone == [])
         #expect(run.reports == ["0.010000 c0 dropped held=10ms d=0.0"])
+    }
+
+    /// A kiosk's menu on the left edge, `consume = true`, with the edge swipe and a pan.
+    static func kiosk(edges: String) throws -> GraphConfiguration {
+        try GraphConfiguration.parse(toml: """
+            [[recognizer]]
+            kind = "edgeSwipe"
+            \(edges)
+            consume = true
+
+            [[recognizer]]
+            kind = "pan"
+            """, file: "kiosk.toml")
+    }
+
+    /// A pull-down from the top (a browser's pull-to-refresh), then a left edge swipe.
+    static var pullDownThenLeftSwipe: TouchScript {
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 100, y: 1))
+        script.move(0, to: Point(x: 100, y: 31), over: 30)
+        script.up(0)
+        script.wait(200)
+        script.down(1, at: Point(x: 1, y: 60))
+        script.move(1, to: Point(x: 31, y: 60), over: 30)
+        script.up(1)
+        return script
+    }
+
+    /// `edges = ["left"]` on a consuming edge swipe: only the left edge is watched, held and
+    /// consumed. The pull-down lands in the top margin but the edge swipe refuses it at its
+    /// first frame, so every frame of it reaches the clone as it comes (and it makes no
+    /// `edgeSwipe`); the left edge swipe is held and dropped. With every edge watched (the
+    /// default, all main had) the pull-down is held and dropped too: the app never sees it.
+    @Test func aLeftOnlyEdgeSwipeLeavesTheOtherEdgesToTheApp() throws {
+        let run = try Self.run(Self.pullDownThenLeftSwipe, Self.kiosk(edges: "edges = [\"left\"]"))
+        #expect(run.clone == [
+            "0.000000 s0#0 began (100.00,1.00)",
+            "0.010000 s0#0 moved (100.00,11.00)",
+            "0.020000 s0#0 moved (100.00,21.00)",
+            "0.030000 s0#0 moved (100.00,31.00)",
+            "0.030000 s0#0 ended (100.00,31.00)",
+        ])
+        #expect(run.reports == ["0.000000 c0 forwarded held=0ms d=0.0", "0.240000 c1 dropped held=10ms d=10.0"])
+        #expect(run.gestures.filter { $0.contains("edgeSwipe") }.map { String($0.split(separator: " ")[1...2].joined(separator: " ")) }
+            == ["edgeSwipe began", "edgeSwipe changed", "edgeSwipe changed", "edgeSwipe ended"])
+        #expect(run.gestures.allSatisfy { !$0.contains("edgeSwipe") || $0.contains(" left d=") })
+        Self.expectBalanced(run.clone)
+
+        let every = try Self.run(Self.pullDownThenLeftSwipe, Self.kiosk(edges: ""))
+        #expect(every.clone == [])
+        #expect(every.reports == ["0.010000 c0 dropped held=10ms d=10.0", "0.240000 c1 dropped held=10ms d=10.0"])
+    }
+
+    /// `edges` is read as a list of edge names; a name it does not know is refused at its place
+    /// in the list, an empty list and a bare string at the value.
+    @Test func edgesIsAListOfEdgeNamesCheckedAtItsPlace() throws {
+        let leftAndBottom = try Self.kiosk(edges: "edges = [\"left\", \"bottom\"]").recognizers[0].kind
+        let every = try Self.kiosk(edges: "edges = [\"top\", \"left\", \"bottom\", \"right\", \"top\"]").recognizers[0].kind
+        #expect(every == (try Self.kiosk(edges: "")).recognizers[0].kind && leftAndBottom != every)
+        func refused(_ edges: String) -> String {
+            do {
+                _ = try Self.kiosk(edges: edges)
+                return "parsed"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(refused("edges = [\"left\", \"lfet\"]") == #"kiosk.toml:3:18: found "lfet" for edgeSwipe.edges; expected "left", "right", "top" or "bottom""#)
+        #expect(refused("edges = []") == #"kiosk.toml:3:9: found an empty list for edgeSwipe.edges; expected one or more of "left", "right", "top" or "bottom"; without any, leave the key out (all of them)"#)
+        #expect(refused("edges = \"left\"") == #"kiosk.toml:3:9: found "left" for edgeSwipe.edges; expected a list of one or more of "left", "right", "top" or "bottom" (["left"])"#)
+    }
+
+    /// A two-slot panel: a tap on a menu strip whose consuming double tap keeps it held (it
+    /// waits for a second tap) while two fingers land on the content and take both clone
+    /// slots. The hold bound releases the tap at 150 ms with no slot free: it waits, still
+    /// held, and goes out whole (down and up) in the frame after the first content finger's
+    /// lift frees a slot. Counted once (bound), its wait besides; the summary prints every
+    /// counter. Main lost the tap (never sent), reported it `bound` then `overflow`, and its
+    /// summary counted it released.
+    @Test func aReleasedTapWaitsForAFreeCloneSlotAndIsNeverLost() throws {
+        let configuration = try GraphConfiguration.parse(toml: """
+            [[target]]
+            name = "menu"
+            rect = [0, 0, 20, 120]
+            z = 1
+
+            [[target]]
+            name = "content"
+            rect = [0, 0, 200, 120]
+
+            [[recognizer]]
+            name = "menuDoubleTap"
+            kind = "tap"
+            taps = 2
+            target = "menu"
+            consume = true
+
+            [[recognizer]]
+            kind = "pan"
+            target = "content"
+            """, file: "menu.toml")
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 5, y: 60))
+        script.wait(10)
+        script.down(1, at: Point(x: 100, y: 60))
+        script.wait(30)
+        script.up(0)
+        script.wait(10)
+        script.down(2, at: Point(x: 150, y: 60))
+        script.wait(150)
+        script.up(1)
+        script.wait(20)
+        script.up(2)
+        let run = try Self.run(script, configuration, slots: 2)
+        #expect(run.clone == [
+            "0.010000 s0#0 began (100.00,60.00)",
+            "0.050000 s1#1 began (150.00,60.00)",
+            "0.200000 s0#0 ended (100.00,60.00)",
+            "0.200000 s0#2 began (5.00,60.00)",
+            "0.200000 s0#2 ended (5.00,60.00)",
+            "0.220000 s1#1 ended (150.00,60.00)",
+        ])
+        #expect(run.reports == [
+            "0.010000 c1 forwarded held=0ms d=0.0",
+            "0.050000 c2 forwarded held=0ms d=0.0",
+            "0.150000 c0 bound held=150ms d=0.0",
+        ])
+        #expect(run.counters.summary
+            == "2 contacts sent at once, 0 released, 1 released by the hold bound, 0 dropped; held p50 150.0 ms, max 150.0 ms; 1 waited for a free clone slot")
+        Self.expectBalanced(run.clone)
+    }
+
+    /// A consuming recognizer that cannot claim before its hold bound releases the contacts it
+    /// could take never keeps a touch from the clone: a consuming three-finger long press
+    /// (500 ms) with the standard bound (150 ms), which main's `--check-config` said was ok.
+    /// Refused with both numbers and the fix, at `consume` (or the `hold` that is too short);
+    /// with a hold long enough it is read. The same for a distance: a consuming 20 mm swipe
+    /// against the standard 16 mm.
+    @Test func aConsumingRecognizerThatCannotClaimWithinItsHoldIsRefused() {
+        func check(_ toml: String) -> String {
+            do {
+                _ = try GraphConfiguration.parse(toml: toml, file: "kiosk.toml")
+                return "ok"
+            } catch {
+                return error.description
+            }
+        }
+        let press = "[[recognizer]]\nname = \"threeFingerPress\"\nkind = \"longPress\"\nfingers = 3\nconsume = true\n"
+        #expect(check(press) == """
+            kiosk.toml:5:1: recognizer 'threeFingerPress' (longPress) claims 500 ms after its contacts land at the earliest, but with consume = true a contact it could take is held at most 150 ms (the standard hold bound), so it would never keep a touch from the clone: raise hold to at least 500 ms (hold = "500ms"; fingers that land one after another need a little more)
+            """)
+        #expect(check(press + "hold = \"400ms\"\n") == """
+            kiosk.toml:6:1: recognizer 'threeFingerPress' (longPress) claims 500 ms after its contacts land at the earliest, but with consume = true a contact it could take is held at most 400 ms (its own hold bound), so it would never keep a touch from the clone: raise hold to at least 500 ms (hold = "500ms"; fingers that land one after another need a little more)
+            """)
+        #expect(check(press + "hold = \"600ms\"\n") == "ok")
+        #expect(check("[[recognizer]]\nkind = \"swipe\"\nminimumDistance = 20\nconsume = true\n") == """
+            kiosk.toml:4:1: recognizer 'swipe' (swipe) claims after a contact moved 20 mm at the least, but with consume = true a contact it could take is held only until it moved 16 mm (the standard hold bound), so it would never keep a touch from the clone: raise holdDistance above 20 mm (holdDistance = "21mm")
+            """)
+        #expect(check("[[recognizer]]\nkind = \"swipe\"\nminimumDistance = 20\nconsume = true\nholdDistance = \"80mm\"\n") == "ok")
+    }
+
+    /// A daemon's planners (no `--explain`) keep nothing per contact: 1,000 taps at the edge,
+    /// each held until the edge swipe fails at its lift, leave no report, the latest 64 hold
+    /// times, and the p50 and maximum over all of them from the fixed histogram. Main kept a
+    /// report and a hold time per contact for the device's life.
+    @Test func aPlannerWithoutExplainKeepsNothingPerContact() throws {
+        var script = TouchScript(rate: 100)
+        for _ in 0..<1000 {
+            script.down(0, at: Point(x: 1, y: 60))
+            script.wait(20)
+            script.up(0)
+            script.wait(20)
+        }
+        let run = try Self.run(script, Self.consuming(["edgeSwipe"]), keepsReports: false)
+        #expect(run.reports == [])
+        #expect(run.counters.released == 1000 && run.counters.holdTimes == Array(repeating: 20_000, count: 64))
+        #expect(run.counters.holds.count == 1000)
+        #expect(run.counters.summary == "0 contacts sent at once, 1000 released, 0 released by the hold bound, 0 dropped; held p50 20.0 ms, max 20.0 ms; 0 waited for a free clone slot")
+        #expect(run.clone.count == 2000)
     }
 
     /// Frames of (slot, tracking id, phase, x, y in device units) through a clone encoder of

@@ -188,6 +188,8 @@ extension DragRecognizer: GestureRecognizer {
         .distance("itemTapSlop", \.itemTapSlop),
     ]
     public init(parameters: DragParameters, surface: Size) { self.init(parameters: parameters) }
+    /// It lifts the item when its finger was held `minimumDuration`.
+    public static func claimFloor(_ p: DragParameters) -> ClaimFloor { ClaimFloor(time: p.minimumDuration) }
     public var stateName: StaticString { state.name }
     public static var carries: Bool { true }
 }

@@ -1,8 +1,9 @@
 import TouchlineCore
 
-/// Edge swipe: a pan whose first contact lands within `margin` of a sensor edge and whose first
-/// `slop` of motion points inward (more inward than along the edge). Continuous, like a pan,
-/// with the `edge` it came from. Diagram: docs/gestures.md#edge-swipe.
+/// Edge swipe: a pan whose first contact lands within `margin` of a sensor edge it watches
+/// (`edges`, all four by default) and whose first `slop` of motion points inward (more inward
+/// than along the edge). Continuous, like a pan, with the `edge` it came from. Diagram:
+/// docs/gestures.md#edge-swipe.
 public struct EdgeSwipeRecognizer: ContinuousKind {
     /// No turn is read: the graph skips the atan2 for it (GestureRecognizer.readsRotation).
     public static var readsRotation: Bool { false }
@@ -10,6 +11,8 @@ public struct EdgeSwipeRecognizer: ContinuousKind {
     public init(machine: ContinuousRecognizer<EdgeSwipeMeasure>) { self.machine = machine }
 
     public var surface: Size { machine.parameters.surface }
+    /// It claims once its contacts moved `slop` inward.
+    public static func claimFloor(_ p: EdgeSwipeParameters) -> ClaimFloor { ClaimFloor(distance: p.slop) }
 }
 
 /// The edge the first contact landed near, and the pan's motion from there.
@@ -27,21 +30,31 @@ public struct EdgeSwipeMeasure: ContinuousGesture {
 
     public static func fingers(_ _: Setup) -> ClosedRange<Int> { 1...GestureGraph.contactCapacity }
 
+    /// A contact landing away from every watched edge is refused at its first frame: an edge
+    /// swipe of `edges = ["left"]` never holds a touch near the top (docs/live.md#pass-through).
     public static func begin(_ s: GroupSample, _ setup: Setup) -> ContinuousStart<EdgeSwipeMeasure> {
-        let (edge, distance) = nearestEdge(s.centroid, on: setup.surface)
+        let edges = setup.parameters.edges
+        let (edge, distance) = nearestEdge(s.centroid, on: setup.surface, among: edges)
         if distance > setup.parameters.margin {
-            return .refused(.exceeded("distance from the nearest edge", value: distance, limit: setup.parameters.margin, .millimetres))
+            return .refused(.exceeded(edges == .all ? "distance from the nearest edge" : "distance from the nearest watched edge",
+                                      value: distance, limit: setup.parameters.margin, .millimetres))
         }
         return .tracking(EdgeSwipeMeasure(edge: edge, motion: PanMeasure(at: s.time, window: setup.parameters.velocityWindow)))
     }
 
-    /// The nearest edge to `p` and the distance to it; ties in the order left, right, top,
-    /// bottom.
-    static func nearestEdge(_ p: Point, on surface: Size) -> (ScreenEdge, Double) {
-        var best = (ScreenEdge.left, p.x)
-        if surface.width - p.x < best.1 { best = (.right, surface.width - p.x) }
-        if p.y < best.1 { best = (.top, p.y) }
-        if surface.height - p.y < best.1 { best = (.bottom, surface.height - p.y) }
+    /// The nearest of `edges` to `p` and the distance to it; ties in the order left, right,
+    /// top, bottom. A corner is the nearer edge's, or the one watched: with only `left`
+    /// watched, a touch 1 mm from the top and 2 mm from the left is a left one.
+    static func nearestEdge(_ p: Point, on surface: Size, among edges: ScreenEdges = .all) -> (ScreenEdge, Double) {
+        // Validation refuses an empty set; a library caller's empty one watches nothing.
+        var best = (ScreenEdge.left, Double.infinity)
+        func consider(_ edge: ScreenEdge, _ distance: Double) {
+            if edges.contains(edge) && distance < best.1 { best = (edge, distance) }
+        }
+        consider(.left, p.x)
+        consider(.right, surface.width - p.x)
+        consider(.top, p.y)
+        consider(.bottom, surface.height - p.y)
         return (best.0, max(0, best.1))
     }
 
@@ -78,16 +91,33 @@ public struct EdgeSwipeMeasure: ContinuousGesture {
 // MARK: - The kind: parameters, registration, event fields
 
 public struct EdgeSwipeParameters: BitwiseCopyable, Hashable, Sendable {
+    /// The edges it watches, holds and consumes (`edges = ["left"]`); all four by default.
+    /// The others' touches it refuses when they land, so a consuming left edge swipe leaves a
+    /// browser's pull-to-refresh and its right sidebar to the app.
+    public var edges = ScreenEdges.all
     public var margin = Thresholds.edgeMargin
     public var slop = Thresholds.edgeSlop
     public var velocityWindow = Thresholds.velocityWindow
     public init() {}
 }
 
+/// A set of screen edges (bit i: `ScreenEdge(rawValue: i)`).
+public struct ScreenEdges: OptionSet, BitwiseCopyable, Hashable, Sendable {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public init(_ edges: [ScreenEdge]) {
+        rawValue = 0
+        for e in edges { insert(ScreenEdges(rawValue: 1 << e.rawValue)) }
+    }
+    public func contains(_ edge: ScreenEdge) -> Bool { rawValue & (1 << edge.rawValue) != 0 }
+    public static let all = ScreenEdges(ScreenEdge.allCases)
+}
+
 extension EdgeSwipeMeasure {
     public static let gesture = GestureKind("edgeSwipe")
     public static var defaultParameters: EdgeSwipeParameters { EdgeSwipeParameters() }
     public static let parameterDeclarations: [RecognizerParameter<EdgeSwipeParameters>] = [
+        .wordSet("edges", \.edges.rawValue, ScreenEdge.allCases.map { $0.name.description }),
         .distance("margin", \.margin),
         .distance("slop", \.slop),
         .duration("velocityWindow", \.velocityWindow),

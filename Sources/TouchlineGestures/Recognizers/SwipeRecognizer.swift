@@ -157,6 +157,9 @@ extension SwipeRecognizer: GestureRecognizer {
     public static var eventFields: [any GestureFields.Type] { [SwipeFields.self] }
     public static var phases: [GesturePhase] { GesturePhase.discrete }
     public static var defaultParameters: SwipeParameters { SwipeParameters() }
+    /// It claims at its lift after its fingers' centroid moved `minimumDistance`, so one of
+    /// them moved that far.
+    public static func claimFloor(_ p: SwipeParameters) -> ClaimFloor { ClaimFloor(distance: p.minimumDistance) }
     public static let parameters: [RecognizerParameter<SwipeParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
         .distance("minimumDistance", \.minimumDistance),

@@ -14,7 +14,7 @@ import Synchronization
 /// Two lifetimes. `init(_:)` keeps the entry for the life of the process (a configuration's
 /// names, literals): whatever holds it may keep it anywhere. A `Hold` keeps an entry only while
 /// some hold of it lives, and `init(sharing:)` takes such an entry without keeping it: the
-/// graph holds its names while it lives (GestureGraph.nameHold), so that names clients
+/// daemon holds the names of each device's graph while that graph runs, so that names clients
 /// register and unregister are freed once no graph uses them (issue 24, item 7: 2,048 cycles
 /// had exhausted a never-freed table's budget). A value made by `init(sharing:)` is valid only
 /// while a hold of its string lives, or after `init(_:)` made the entry permanent.

@@ -81,12 +81,6 @@ public struct GestureGraph: Sendable, ArenaHost {
     }
 
     let targetNames: [GestureName]
-    /// Keeps the entries of this graph's names (its targets' and recognizers') while any copy of
-    /// the graph lives: its names, and the events it emits, are read from them. Taken before
-    /// the names are (`GestureName(sharing:)`), so that no one else's hold decides their life:
-    /// a graph that took a name another graph's hold kept, without keeping it, read freed memory
-    /// once that hold went (issue 37: a replay beside a live session, in one process).
-    let nameHold: InternedString.Hold
     /// Target indices, topmost first.
     var hitOrder: [Int]
     /// The recognizers, the targets' state (`store[target: t]`) and the tracked contacts, in
@@ -125,7 +119,16 @@ public struct GestureGraph: Sendable, ArenaHost {
 
     /// Builds the graph after `configuration.validate()`: an invalid configuration throws
     /// (docs/config.md#validation) and nothing is repaired.
-    public init(configuration: GraphConfiguration, surface: Size) throws(GraphConfigurationError) {
+    ///
+    /// `sharingNames`: how the graph takes its names, which its events carry (GestureName).
+    /// By default they are kept for the life of the process, so that events stay readable after
+    /// the graph is gone, and a name some hold keeps becomes permanent too. With `true`, the
+    /// caller holds the names (`InternedString.Hold`) for as long as the graph and its events
+    /// are used, and they are freed once no hold keeps them: the daemon does, so that names its
+    /// clients register and unregister do not pile up (issue 24, item 7). A graph that shared a
+    /// name without such a hold read freed memory once another's hold went (issue 37: a replay
+    /// beside a live session, in one process).
+    public init(configuration: GraphConfiguration, surface: Size, sharingNames: Bool = false) throws(GraphConfigurationError) {
         let resolved = try configuration.resolve()
         self.configuration = configuration
         self.surface = surface
@@ -138,17 +141,14 @@ public struct GestureGraph: Sendable, ArenaHost {
             return TargetState(rect: rect, hitRect: hit, z: spec.z)
         }
         let specs = configuration.recognizers
-        nameHold = InternedString.Hold(targetSpecs.map(\.name) + specs.map(\.name))
         carry = CarryRoute(plan: CarryPlan(kinds: specs.map(\.kind.recognizer), targetOf: resolved.targetOf, targetCount: targets.count, dropTargets: resolved.dropTargets))
-        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { GestureName(sharing: $0.name) })
+        let (allTargets, allNames) = carry.withCaptureTarget(targets, targetSpecs.map { sharingNames ? GestureName(sharing: $0.name) : GestureName($0.name) })
         targetNames = allNames
         // Topmost first: higher z, then later declaration.
         hitOrder = Array(targetSpecs.indices).sorted { a, b in
             targetSpecs[a].z != targetSpecs[b].z ? targetSpecs[a].z > targetSpecs[b].z : a > b
         }
-        // Shared: kept by `nameHold` while the graph lives, and freed once no graph has them (a
-        // name a client registered, issue 24 item 7) unless `init(_:)` made them permanent.
-        names = specs.map { GestureName(sharing: $0.name) }
+        names = specs.map { sharingNames ? GestureName(sharing: $0.name) : GestureName($0.name) }
         kinds = specs.map(\.kind.gesture)
         readsForce = specs.contains { $0.kind.recognizer.readsForce }
         rotationReaders = specs.indices.reduce(0) { $0 | (specs[$1].kind.recognizer.readsRotation ? 1 &<< UInt64(truncatingIfNeeded: $1) : 0) }

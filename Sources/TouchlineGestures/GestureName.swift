@@ -7,9 +7,9 @@ import TouchlineCore
 /// and making one costs no retain and no release. With `String` fields, every event paid four
 /// atomic reference-count operations and every action copy an outlined copy; together that was
 /// the largest share of a frame (docs/performance.md). A name made with `init(_:)` lives as long
-/// as the process; a graph holds its own names while it lives (`InternedString.Hold`) and takes
-/// them with `init(sharing:)`, so that the names clients registered are freed once no graph
-/// uses them.
+/// as the process, as a graph's are by default; the daemon holds each graph's names while the
+/// graph runs (`InternedString.Hold`, LiveSession) and builds the graph with `sharingNames`
+/// (`init(sharing:)`), so that the names clients registered are freed once no graph uses them.
 public struct GestureName: BitwiseCopyable, Hashable, Comparable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The name and its JSON form.
     public let interned: InternedString

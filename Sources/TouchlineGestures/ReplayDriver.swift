@@ -11,9 +11,10 @@ public struct ReplayDriver: Sendable {
 
     public init(graph: GestureGraph) { self.graph = graph }
 
-    /// Throws when the configuration is invalid (docs/config.md#validation).
-    public init(configuration: GraphConfiguration, surface: Size) throws(GraphConfigurationError) {
-        graph = try GestureGraph(configuration: configuration, surface: surface)
+    /// Throws when the configuration is invalid (docs/config.md#validation). `sharingNames`: as
+    /// GestureGraph's (the daemon's, which holds the names).
+    public init(configuration: GraphConfiguration, surface: Size, sharingNames: Bool = false) throws(GraphConfigurationError) {
+        graph = try GestureGraph(configuration: configuration, surface: surface, sharingNames: sharingNames)
     }
 
     /// Feeds one frame. A frame older than the last one is processed at the last time (the

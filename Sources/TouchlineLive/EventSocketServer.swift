@@ -50,7 +50,7 @@ public final class EventSocketServer {
     var line = JSONWriter(capacity: 1024)
     var reply = JSONWriter(capacity: 256)
     /// The strings of the names events carry, so that matching a filter allocates nothing.
-    /// Target names are freed once no graph has them (a client's: GestureGraph.nameHold) and
+    /// Target names are freed once no graph has them (a client's, LiveSession.nameHolds) and
     /// an address may come back for another name: each is checked against its name, and the
     /// cache is emptied when it has grown past `targetNameCacheLimit`.
     var gestureNames: [GestureKind: String] = [:]

@@ -54,7 +54,7 @@ extension LiveSession {
         guard pipeline.startedDevices.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
         for index in pipeline.startedDevices.sorted() where (clientGenerations[index] ?? 0) != generation {
             guard pipeline.graph(of: index)?.isIdle == true, let setup = setups[index] else { continue }
-            let fresh: ReplayDriver
+            let fresh: BuiltGraph
             do {
                 fresh = try makeDriver(index, setup)
             } catch {
@@ -64,10 +64,11 @@ extension LiveSession {
             }
             // Idle: finishing the old graph emits nothing, but it is how a graph ends.
             try pipeline.emitting(to: sink) { pipeline, emit in
-                pipeline.replaceGraph(device: index, with: fresh, transform: setup.transform, surface: setup.surface, emit: emit)
+                pipeline.replaceGraph(device: index, with: fresh.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
-            // The old graph is gone, after its last events: the names only it had are freed.
             passThroughGraphChanged(index)
+            // After the old graph's last events: the names only it had are freed now.
+            nameHolds[index] = fresh.names
             clientGenerations[index] = generation
         }
     }

@@ -38,15 +38,23 @@ extension LiveSession {
                            configuration: settings?.graphConfiguration ?? configuration)
     }
 
-    /// The one place a device's graph is built (open, a registration, reload). The graph keeps
-    /// its own names while it lives (GestureGraph.nameHold), so a registered name is freed once
-    /// the graph that had it is replaced.
-    func makeDriver(_ index: Int, _ setup: DeviceSetup) throws(GraphConfigurationError) -> ReplayDriver {
+    /// A device's graph and the hold on its names, which the session keeps while that graph
+    /// runs (`nameHolds`).
+    struct BuiltGraph {
+        var driver: ReplayDriver
+        var names: InternedString.Hold
+    }
+
+    /// The one place a device's graph is built (open, a registration, reload).
+    func makeDriver(_ index: Int, _ setup: DeviceSetup) throws(GraphConfigurationError) -> BuiltGraph {
         // Registered targets (LiveSession+Clients) join whichever graph the device runs.
         let configuration = configuration(setup.configuration, device: index)
-        var driver = try ReplayDriver(configuration: configuration, surface: setup.surface)
+        // Held before the graph takes them (GestureName(sharing:)): the names of registered
+        // targets are freed once no running graph has them (issue 24, item 7).
+        let names = InternedString.Hold(configuration.targets.map(\.name) + configuration.recognizers.map(\.name))
+        var driver = try ReplayDriver(configuration: configuration, surface: setup.surface, sharingNames: true)
         driver.graph.device = index
         driver.graph.explain = explain
-        return driver
+        return BuiltGraph(driver: driver, names: names)
     }
 }

@@ -30,7 +30,7 @@ extension LiveSession {
         deviceConfiguration = configuration.devices
         // Every device is matched again and every new graph built before any old one is
         // touched, so a refusal changes nothing.
-        var fresh: [Int: (ReplayDriver, DeviceSetup)] = [:]
+        var fresh: [Int: (BuiltGraph, DeviceSetup)] = [:]
         var dropped: [Int] = []
         for (id, device) in devices {
             guard let assembler = pipeline.assembler(of: device.index) else { continue }
@@ -66,9 +66,10 @@ extension LiveSession {
                 if pipeline.cancelContacts(device: index, at: now, emit: emit) {
                     set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send)
                 }
-                pipeline.replaceGraph(device: index, with: built, transform: setup.transform, surface: setup.surface, emit: emit)
+                pipeline.replaceGraph(device: index, with: built.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
             passThroughGraphChanged(index)
+            nameHolds[index] = built.names
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)
         }

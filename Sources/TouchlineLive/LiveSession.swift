@@ -106,6 +106,10 @@ public struct LiveSession {
     var setups: [Int: DeviceSetup] = [:] {
         didSet { shareDeviceGraphs() }
     }
+    /// Per device, the names of the graph it runs, kept while that graph runs: its events
+    /// carry them (GestureName). Replaced after the graph is (its last events written), so a
+    /// registered name no graph has any more is freed.
+    var nameHolds: [Int: InternedString.Hold] = [:]
     var nextIndex = 0
     /// Devices passed through to a clone (LiveSession+PassThrough.swift).
     var passThrough = LivePassThroughState()
@@ -187,7 +191,7 @@ public struct LiveSession {
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
         let setup = setup(settings, native: assembler.geometry.size, sizeApplied: true, default: graphConfiguration)
-        var built: ReplayDriver?
+        var built: BuiltGraph?
         if output == .gestures {
             do {
                 built = try makeDriver(index, setup)
@@ -197,7 +201,8 @@ public struct LiveSession {
                 throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
             }
         }
-        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: built)
+        pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: built?.driver)
+        nameHolds[index] = built?.names
         setups[index] = setup
         sink.deviceOpened(index, surface: setup.surface)
         return Device(path: path, name: description.name, index: index)
@@ -271,6 +276,8 @@ public struct LiveSession {
             pipeline.finish(device: index, emit: { _ in })
         }
         setups[index] = nil
+        // The graph finished: it emits nothing more (its lane keeps it until reused, unread).
+        nameHolds[index] = nil
     }
 
     /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the stop came.

@@ -28,13 +28,16 @@ public struct RecordSession {
 
     /// `options`: the assemblers' (the live frames see libevdev's resync deltas after a
     /// SYN_DROPPED, `.syncEventsFollow`). `configuration`: the graph the gestures are recognized
-    /// with, nil for none; `configPath` names it in messages.
-    public init(options: FrameAssembler.Options, configuration: GraphConfiguration?, configPath: String? = nil, warn: @escaping (String) -> Void) {
+    /// with, nil for none; `configPath` names it in messages; `explain`: the graph's explain
+    /// lines go to `gestures` too (`record --guided`'s feedback reads them).
+    public init(options: FrameAssembler.Options, configuration: GraphConfiguration?, configPath: String? = nil, explain: Bool = false,
+                warn: @escaping (String) -> Void) {
         self.warn = warn
         self.configuration = configuration ?? .default
         self.configPath = configPath
         pipeline = GesturePipeline(
-            configuration: configuration ?? .default, assemblerOptions: options, recognizes: configuration != nil, relativeTime: true)
+            configuration: configuration ?? .default, assemblerOptions: options, recognizes: configuration != nil, explain: explain,
+            relativeTime: true)
     }
 
     /// The recording's first event time (of any device), once one was read: times in the

@@ -1,4 +1,5 @@
 import TouchlineCore
+import TouchlineGestures
 import TouchlineSettings
 
 // `touchline record --guided PLAN`: a plan of gestures and counts, the prompts a person follows,
@@ -148,6 +149,17 @@ public struct GuidedSession: Sendable {
     /// Per attempt: gesture, window in seconds, the prompt with its number.
     public private(set) var attempts: [(gesture: String, from: Double, to: Double, prompt: String, step: Int)] = []
 
+    /// The graph the recording is recognized with, for the feedback after each attempt
+    /// (`observe`, `verdicts`): nil, no feedback.
+    public var feedbackConfiguration: GraphConfiguration?
+    /// Attempts (indices into `attempts`) whose verdict is not given yet.
+    private var pending: [Int] = []
+    /// The graph's events (explain lines too) since the oldest window still open; times from
+    /// the recording's first event, as RecordSession gives them.
+    private var seen: [GestureEvent] = []
+    /// At most this many events are kept for the verdicts (a long attempt drops its oldest).
+    static let mostSeen = 20_000
+
     public init(plan: GuidedPlan) { self.plan = plan }
 
     public var isFinished: Bool { step >= plan.steps.count }
@@ -180,6 +192,83 @@ public struct GuidedSession: Sendable {
             attempt = 1
         }
         return true
+    }
+
+    // MARK: - Feedback, attempt by attempt
+
+    /// An event the graph emitted while recording (its time counted from the recording's first
+    /// event, as RecordSession's are); returns the verdicts it settles: an attempt whose
+    /// gesture it is (in the attempt's window, meeting the plan's conditions) is told at once.
+    public mutating func observe(_ event: GestureEvent) -> [String] {
+        guard feedbackConfiguration != nil else { return [] }
+        seen.append(event)
+        if seen.count > Self.mostSeen { seen.removeFirst(seen.count - Self.mostSeen) }
+        return verdicts(at: Double(event.time.microseconds) / 1_000_000)
+    }
+
+    /// The verdicts due once the recording has reached raw event `event` (after `feed`): an
+    /// attempt just made whose gesture was seen, and one whose window has closed without it.
+    public mutating func verdicts(after event: InputEvent) -> [String] {
+        // Nothing to decide (the most common case: every raw event while a finger moves).
+        guard feedbackConfiguration != nil, let origin, !pending.isEmpty || pendingEnd < attempts.count else { return [] }
+        for index in pendingEnd..<attempts.count { pending.append(index) }
+        pendingEnd = attempts.count
+        return verdicts(at: Double((event.time - origin).microseconds) / 1_000_000)
+    }
+
+    /// Every verdict not given yet, at the end of the recording (each window is closed).
+    public mutating func finishVerdicts() -> [String] {
+        guard feedbackConfiguration != nil else { return [] }
+        for index in pendingEnd..<attempts.count { pending.append(index) }
+        pendingEnd = attempts.count
+        return verdicts(at: .infinity)
+    }
+
+    /// Attempts up to this index have been queued for a verdict.
+    private var pendingEnd = 0
+
+    /// `ok` as soon as an attempt's gesture is seen; `MISS` with what the graph saw and the
+    /// nearest failed attempt's reason (as `touchline score` says it) once its window has closed
+    /// at `now` seconds.
+    mutating func verdicts(at now: Double) -> [String] {
+        guard let configuration = feedbackConfiguration else { return [] }
+        let recording = Recording(devices: [], origin: .zero)
+        var lines: [String] = []
+        pending.removeAll { index in
+            let a = attempts[index]
+            let step = plan.steps[a.step]
+            let label = Self.label(.has, step.gesture, a.from, a.to, step.conditions)
+            let plain = seen.filter { $0.gesture != .explain }
+            let hit = plain.contains { $0.gesture.description == step.gesture && label.contains(recording.seconds($0.time)) && Scoring.meets(label, $0) }
+            guard hit || now > a.to else { return false }
+            let also = step.forbidden.filter { f in
+                let none = Self.label(.none, f.gesture, a.from, a.to, f.conditions)
+                return plain.contains { $0.gesture.description == f.gesture && none.contains(recording.seconds($0.time)) && Scoring.meets(none, $0) }
+            }
+            let forbidden = also.isEmpty ? "" : "; but also " + also.map(\.gesture).joined(separator: ", ") + " (the plan says none)"
+            if hit {
+                lines.append("ok   \(a.prompt): \(step.gesture)\(forbidden)")
+            } else {
+                let why = Scoring.miss(label, explained: seen, in: recording, configuration: configuration).dropFirst()
+                lines.append("MISS \(a.prompt): no \(step.gesture): " + why.joined(separator: "; ") + forbidden)
+            }
+            return true
+        }
+        // Events before every open window are no longer needed (an attempt's window starts at
+        // most 0.1 s before its touch).
+        let keepFrom = pending.map { attempts[$0].from }.min() ?? (now.isFinite ? now - 1 : 0)
+        seen.removeAll { recording.seconds($0.time) < keepFrom }
+        return lines
+    }
+
+    /// An attempt's label: what `labels(file:)` writes for it.
+    static func label(_ kind: Label.Kind, _ gesture: String, _ from: Double, _ to: Double, _ conditions: [GuidedPlan.Condition]) -> Label {
+        let filters = conditions.compactMap { c -> FieldFilter? in
+            guard let op = FieldFilter.Operator(rawValue: c.op) else { return nil }
+            return FieldFilter(c.field, op, Double(c.value).map { .number($0) } ?? .word(c.value))
+        }
+        return Label(kind: kind, gestures: [gesture], from: from, to: to, minimum: 1, conditions: filters,
+                     conditionTexts: conditions.map { ($0.field, $0.op, $0.value) })
     }
 
     /// The labels file of the recording `file` (its name relative to the labels file).

@@ -41,7 +41,7 @@ struct Record: ParsableCommand {
     @Option(help: "Create this file once the devices are open (for scripts and `play --wait-for`).")
     var readyFile: String?
 
-    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [FIELD=VALUE…] [PROMPT]` lines, each followed by any `none GESTURE [FIELD=VALUE…]` lines (what must not happen), or a list such as edgeSwipe:10:edge=left,none:pan,tap:10.", valueName: "PLAN"))
+    @Option(help: ArgumentHelp("Prompt on standard error for the gestures of PLAN, one attempt at a time, say after each whether its gesture was recognized and, if not, why, and write each attempt's window as a label to OUT.labels.json (docs/labels.md, docs/tuning.md); the recording ends when the plan is done. PLAN is a file of `GESTURE COUNT [FIELD=VALUE…] [PROMPT]` lines, each followed by any `none GESTURE [FIELD=VALUE…]` lines (what must not happen), or a list such as edgeSwipe:10:edge=left,none:pan,tap:10.", valueName: "PLAN"))
     var guided: String?
 
     @OptionGroup var input: InputOptions
@@ -59,7 +59,8 @@ struct Record: ParsableCommand {
 
     func record() throws {
         // Read and validated before any device is opened: a bad file costs no recording.
-        let graphConfiguration = gesturesOutput == nil ? nil : try loadGraphConfiguration(config)
+        // --guided recognizes too: each attempt is told whether its gesture was recognized.
+        let graphConfiguration = gesturesOutput == nil && guided == nil ? nil : try loadGraphConfiguration(config)
         var options = input.assemblerOptions
         // The live frames see libevdev's resync deltas after a SYN_DROPPED. The file keeps the
         // SYN_DROPPED and the deltas, but a reader of it (replay, libinput) discards until the
@@ -68,24 +69,28 @@ struct Record: ParsableCommand {
         options.dropRecovery = .syncEventsFollow
         // The loop is TouchlineLive's (RecordSession, through the pipeline replay runs); this
         // writes the file.
-        var guide = try guided.map { try guidedSession($0, graphConfiguration ?? .default) }
+        var plan = try guided.map { try guidedSession($0, graphConfiguration ?? .default) }
+        plan?.feedbackConfiguration = graphConfiguration
         var source = try EvdevLiveSource(paths: devices, grab: grab)
-        var session = RecordSession(options: options, configuration: graphConfiguration, configPath: config, warn: { warn($0) })
+        var session = RecordSession(
+            options: options, configuration: graphConfiguration, configPath: config, explain: guided != nil, warn: { warn($0) })
         try session.start(&source)
         // Shares its state (descriptor, temporary) with the writer's copy.
         let sink = try FileByteSink(path: output, inputs: devices)
         var frames = try framesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         let gestureFile = try gesturesOutput.map { path throws(SystemError) in try FileOutput(creating: path) }
         session.frames = frames.map { JSONLinesSink(output: $0) }
-        session.gestures = gestureFile.map { JSONLinesSink(output: $0) }
+        let gestureLines = gestureFile.map { JSONLinesSink(output: $0) }
+        let guide = plan.map { GuidedGestures(guide: $0, file: gestureLines) }
+        session.gestures = guide ?? gestureLines
         // libinput record lists each device's events after its header: device 0 streams to the
         // file, the others wait until the end, each in a bounded buffer that spills to a
         // temporary file (EventSpill), so a long recording of several devices does not grow.
         let later = session.descriptions.indices.map { _ in EventSpill() }
         var writer = LibinputRecordWriter(devices: session.descriptions, sink: sink, nodes: devices)
         if let readyFile { try FileOutput(creating: readyFile).close() }
-        if let prompt = guide?.prompt { StandardError.write(prompt + "\n") }
-        session.isDone = { guide?.isFinished ?? false }
+        if let prompt = guide?.guide.prompt { StandardError.write(prompt + "\n") }
+        session.isDone = { guide?.guide.isFinished ?? false }
         // Devices 1… stream to the file after the recording, the one before `nextHeld` done.
         var nextHeld = 1
         var writerFinished = false
@@ -105,15 +110,19 @@ struct Record: ParsableCommand {
                 // device may have sent first).
                 if writer.origin == nil { writer.origin = event.time }
                 if index == 0 { try writer.write(TraceEvent(device: 0, event: event)) } else { try later[index].append(event) }
-                if guide?.feed(device: index, event) == true {
-                    StandardError.write((guide?.prompt ?? "done: \(guide?.attempts.count ?? 0) attempts recorded") + "\n")
+                if let guide {
+                    if guide.guide.feed(device: index, event) {
+                        StandardError.write((guide.guide.prompt ?? "done: \(guide.guide.attempts.count) attempts recorded") + "\n")
+                    }
+                    guide.say(guide.guide.verdicts(after: event))
                 }
             }
             gestureFile?.close()
             for notice in source.dropNotices { warn(notice) }
+            if let guide { guide.say(guide.guide.finishVerdicts()) }
             try writeHeldAndFinish()
             try sink.commit()
-            if let guide { try writeLabels(guide) }
+            if let guide { try writeLabels(guide.guide) }
         } catch {
             // Nothing already read is lost: the held devices go in too (as far as the file
             // takes them), and the file is kept beside the output as convert keeps one.
@@ -155,4 +164,31 @@ struct Record: ParsableCommand {
         try sink.commit()
         StandardError.write("labels: \(path) (\(guide.attempts.count) attempts; touchline score \(path))\n")
     }
+}
+
+/// `record --guided`'s gestures: each goes to the guide, which says on standard error, attempt
+/// by attempt, whether the attempt's gesture was recognized and, when not, why (the nearest
+/// failed attempt's explain reason, as `touchline score` says it); the gestures themselves,
+/// without explain lines, go on to `--gestures-output` when given.
+final class GuidedGestures: LiveSink {
+    var guide: GuidedSession
+    let file: JSONLinesSink?
+
+    init(guide: GuidedSession, file: JSONLinesSink?) {
+        self.guide = guide
+        self.file = file
+    }
+
+    func say(_ verdicts: [String]) {
+        for line in verdicts { StandardError.write(line + "\n") }
+    }
+
+    func gesture(_ event: GestureEvent) throws {
+        say(guide.observe(event))
+        if event.gesture != .explain { try file?.gesture(event) }
+    }
+
+    func frame(_ frame: TouchFrame, device: Int) throws { try file?.frame(frame, device: device) }
+    func rawEvent(_ event: InputEvent, deviceName: String) throws { try file?.rawEvent(event, deviceName: deviceName) }
+    func warn(_ message: String) { file?.warn(message) }
 }

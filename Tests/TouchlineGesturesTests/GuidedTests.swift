@@ -1,5 +1,7 @@
 import Testing
 import TouchlineCore
+import TouchlineGestures
+import TouchlineTesting
 import TouchlineTuning
 
 /// `record --guided`'s plan and windows, from the events a recording gets: a person standing
@@ -128,5 +130,50 @@ struct GuidedConditionTests {
                 #expect(error.description == message)
             }
         }
+    }
+}
+
+/// `record --guided` tells each attempt as the person makes it: `ok` as soon as the attempt's
+/// gesture is recognized, `MISS` with what the graph saw and the nearest failed attempt's reason
+/// once its window has closed (issue 36, item 5). The default graph recognizes a scripted
+/// person's touches in virtual time; the guide reads them as RecordSession hands them over
+/// (raw events first, then the gestures that frame made, times from the recording's start).
+struct GuidedFeedbackTests {
+    @Test func eachAttemptIsToldRecognizedOrWhyNot() throws {
+        var guide = GuidedSession(plan: try GuidedPlan.parse("swipe 2\nnone pan", gestures: ["swipe", "pan", "tap"]))
+        guide.feedbackConfiguration = .default
+        var driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        driver.graph.explain = true
+        var s = TouchScript()
+        s.wait(100)
+        // Attempt 1: a quick flick, 60 mm in 80 ms.
+        s.down(0, at: Point(x: 40, y: 60))
+        s.move(0, to: Point(x: 100, y: 60), over: 80)
+        s.up(0)
+        s.wait(1000)
+        // Attempt 2: a slow drag, 30 mm over a second: no swipe, and a pan the plan says not.
+        s.down(0, at: Point(x: 40, y: 60))
+        s.move(0, to: Point(x: 70, y: 60), over: 1000)
+        s.up(0)
+        s.wait(1000)
+        var told: [String] = []
+        _ = guide.feed(device: 0, InputEvent(time: .zero, type: EventCodes.EV_SYN, code: EventCodes.SYN_REPORT, value: 0))
+        for frame in s.frames {
+            let landed = frame.contacts.contains { $0.phase == .began }
+            let lifted = !frame.contacts.isEmpty && frame.contacts.allSatisfy { $0.phase == .ended }
+            if landed || lifted {
+                let raw = InputEvent(time: frame.time, type: EventCodes.EV_KEY, code: EventCodes.BTN_TOUCH, value: landed ? 1 : 0)
+                _ = guide.feed(device: 0, raw)
+                told += guide.verdicts(after: raw)
+            }
+            driver.feed(frame) { told += guide.observe($0) }
+        }
+        told += guide.finishVerdicts()
+        // The default graph pans along with a flick, so the flick's attempt has its pan too.
+        #expect(told == [
+            "ok   flick one finger quickly across the screen (1 of 2): swipe; but also pan (the plan says none)",
+            "MISS flick one finger quickly across the screen (2 of 2): no swipe: no swipe events at all; "
+                + "nearest attempt: 1.680 s swipe failed: no last lift within 500.0 ms; but also pan (the plan says none)",
+        ])
     }
 }

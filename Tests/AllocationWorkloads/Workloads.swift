@@ -11,9 +11,10 @@ import TouchlineTesting
 
 private typealias E = EventCodes
 
-/// A protocol-B touchscreen 100 × 50 mm (1000 × 500 units at 10 units/mm) with `slots` slots,
-/// pressure 0..200 and touch major/minor; or the same surface as protocol A (no slots).
-public func workloadDevice(protocolA: Bool, slots: Int32 = 10) -> DeviceDescription {
+/// A protocol-B touchscreen 100 × 50 mm (1000 × 500 units at 10 units/mm) with `slots` slots
+/// (the current one `slotValue`), pressure 0..200 and touch major/minor; or the same surface as
+/// protocol A (no slots, no pressure). The core's tests use it too (their `Devices`).
+public func workloadDevice(protocolA: Bool, slots: Int32 = 10, slotValue: Int32 = 0, properties: [UInt16] = [EventCodes.INPUT_PROP_DIRECT]) -> DeviceDescription {
     if protocolA {
         return DeviceDescription(
             name: "test A",
@@ -23,12 +24,12 @@ public func workloadDevice(protocolA: Bool, slots: Int32 = 10) -> DeviceDescript
             ])
     }
     return DeviceDescription(
-        name: "test B", properties: [E.INPUT_PROP_DIRECT],
+        name: "test B", properties: properties,
         codes: [E.EV_KEY: [E.BTN_TOUCH], E.EV_ABS: [E.ABS_MT_SLOT, E.ABS_MT_POSITION_X, E.ABS_MT_POSITION_Y]],
         absinfo: [
             E.ABS_X: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
             E.ABS_Y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
-            E.ABS_MT_SLOT: AbsInfo(minimum: 0, maximum: slots - 1),
+            E.ABS_MT_SLOT: AbsInfo(minimum: 0, maximum: slots - 1, value: slotValue),
             E.ABS_MT_TRACKING_ID: AbsInfo(minimum: 0, maximum: 65535),
             E.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
             E.ABS_MT_POSITION_Y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),

@@ -1,5 +1,6 @@
 // Test support: scripted evdev events, device fixtures, frame descriptions and the invariants
 // every frame sequence must keep.
+import AllocationWorkloads
 import Testing
 @testable import TouchlineCore
 // Every file of these tests sees the shared test support (paths, trace files, counters).
@@ -51,33 +52,13 @@ final class Script {
 
 enum Devices {
     /// A protocol-B touchscreen 100 × 50 mm (1000 × 500 units at 10 units/mm), pressure 0..200,
-    /// touch major/minor.
+    /// touch major/minor: the allocation workloads' (one definition, AllocationWorkloads).
     static func slotted(slots: Int32 = 5, slotValue: Int32 = 0, properties: [UInt16] = [E.INPUT_PROP_DIRECT]) -> DeviceDescription {
-        DeviceDescription(
-            name: "test B", properties: properties,
-            codes: [E.EV_KEY: [E.BTN_TOUCH], E.EV_ABS: [E.ABS_MT_SLOT, E.ABS_MT_POSITION_X, E.ABS_MT_POSITION_Y]],
-            absinfo: [
-                E.ABS_X: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-                E.ABS_Y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
-                E.ABS_MT_SLOT: AbsInfo(minimum: 0, maximum: slots - 1, value: slotValue),
-                E.ABS_MT_TRACKING_ID: AbsInfo(minimum: 0, maximum: 65535),
-                E.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-                E.ABS_MT_POSITION_Y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
-                E.ABS_MT_PRESSURE: AbsInfo(minimum: 0, maximum: 200),
-                E.ABS_MT_TOUCH_MAJOR: AbsInfo(minimum: 0, maximum: 100),
-                E.ABS_MT_TOUCH_MINOR: AbsInfo(minimum: 0, maximum: 100),
-            ])
+        workloadDevice(protocolA: false, slots: slots, slotValue: slotValue, properties: properties)
     }
 
     /// Same surface, protocol A (no ABS_MT_SLOT), no pressure.
-    static func unslotted() -> DeviceDescription {
-        DeviceDescription(
-            name: "test A",
-            absinfo: [
-                E.ABS_MT_POSITION_X: AbsInfo(minimum: 0, maximum: 1000, resolution: 10),
-                E.ABS_MT_POSITION_Y: AbsInfo(minimum: 0, maximum: 500, resolution: 10),
-            ])
-    }
+    static func unslotted() -> DeviceDescription { workloadDevice(protocolA: true) }
 
     /// A single-touch pen display 100 × 50 mm, ABS_PRESSURE 0..1000.
     static func single() -> DeviceDescription {

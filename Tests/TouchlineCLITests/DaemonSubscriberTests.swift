@@ -35,8 +35,10 @@ import Glibc
         let dir = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
+        // --stay: B is read only after A has all its events, by then the trace has ended; a
+        // daemon that stopped at the end would drop what it still held for B (as at SIGTERM).
         let daemon = try CleanProcess(
-            daemon: ["--source", "trace:" + Self.recording, "--speed", "50", "--start-delay", "1", "--socket", socketPath],
+            daemon: ["--source", "trace:" + Self.recording, "--speed", "50", "--start-delay", "1", "--stay", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }

@@ -209,6 +209,52 @@ enum ArchitectureDoc {
         }
     }
 
+    /// The Swift files under `folder` (relative to the package), without their comments.
+    static func swiftFiles(under folder: String) throws -> [(path: String, code: String)] {
+        let root = Paths.root.appendingPathComponent(folder)
+        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        return try files.sorted().map { file in
+            (folder + "/" + file, PackageManifest.withoutComments(try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)))
+        }
+    }
+
+    /// Time is data: a pure module reads no clock (its deadlines are published, the driver
+    /// honours them). The names are spelled in pieces so that this file does not hold them.
+    @Test func pureModulesReadNoClock() throws {
+        let clocks = ["clock" + "_gettime", "Continuous" + "Clock", "Suspending" + "Clock", "Date" + "()", "Dispatch" + "Time",
+                      "gettime" + "ofday", "time" + "(nil)", "Instant" + ".now"]
+        let targets = try Self.targets()
+        for row in try ArchitectureDoc.rows(ArchitectureDoc.text()) where row.pure == "yes" {
+            let target = try #require(targets.first { $0.name == row.module })
+            for (path, code) in try Self.swiftFiles(under: target.path) {
+                let found = clocks.filter { code.contains($0) }
+                #expect(found.isEmpty, "\(row.module) is called pure but \(path) reads a clock: \(found)")
+            }
+        }
+    }
+
+    /// The executable parses, validates, wires and runs: the system is reached through
+    /// TouchlineInput and TouchlineLive, never imported by it.
+    @Test func theExecutableImportsNoSystem() throws {
+        let target = try #require(try Self.targets().first { $0.kind == "executableTarget" && $0.name == "touchline" })
+        for (path, code) in try Self.swiftFiles(under: target.path) {
+            let imports = code.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { $0.hasPrefix("import ") || $0.contains(" import ") }
+            let system = imports.filter { ["Foundation", "FoundationEssentials", "Glibc", "Darwin", "Musl"].contains(String($0.split(separator: " ").last ?? "")) }
+            #expect(system.isEmpty, "\(path) imports \(system)")
+        }
+    }
+
+    /// Tests wait on descriptors and processes, never by sleeping (a sleep is a guess at how
+    /// long something takes, and load makes it wrong). Shell commands inside strings may sleep.
+    @Test func testsNeverSleep() throws {
+        let sleeps = ["u" + "sleep(", "nano" + "sleep(", "Thread." + "sleep(", "Task." + "sleep(", " sleep" + "(", "(sleep" + "("]
+        for (path, code) in try Self.swiftFiles(under: "Tests") {
+            let found = sleeps.filter { code.contains($0) }
+            #expect(found.isEmpty, "\(path) sleeps: \(found)")
+        }
+    }
+
     /// The layout is what `ls Sources` shows, and each folder is a module's.
     @Test func layoutIsWhatSourcesHolds() throws {
         let listed = try ArchitectureDoc.layout(ArchitectureDoc.text())

@@ -1,5 +1,5 @@
 // `touchline daemon --config` with `[[action]]`s, as a user runs it: the real process on a
-// recording played in real time. Waits are bounded polls for the files the actions write.
+// recording played in real time. Waits are bounded waits on the files the actions write.
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -9,12 +9,11 @@ import Glibc
 @Suite struct DaemonActionTests {
     /// Waits up to `timeout` s for `path` to hold something; returns its text.
     func contents(of path: String, timeout: Double = 10) -> String? {
-        let limit = Date().addingTimeInterval(timeout)
-        repeat {
-            if let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty { return text }
-            usleep(10_000)
-        } while Date() < limit
-        return nil
+        let directory = (path as NSString).deletingLastPathComponent
+        return try? whenChanged(directory, timeout: timeout) { () -> String? in
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), !text.isEmpty else { return nil }
+            return text
+        }
     }
 
     /// `daemon --check-config` on a file holding `toml`; the result and the file's path.
@@ -165,7 +164,7 @@ import Glibc
             button = "right"
             """)
         let daemon = try runDaemon(on: recording, config: config, in: dir, options: ["--dry-run"]) { daemon in
-            eventually { daemon.output.contains("EV_KEY BTN_RIGHT 0") }
+            eventually(in: dir.path) { daemon.output.contains("EV_KEY BTN_RIGHT 0") }
         }
         // The start line first (issue 26: the daemon said nothing when it began to listen).
         #expect(daemon.output.split(separator: "\n").first.map(String.init)

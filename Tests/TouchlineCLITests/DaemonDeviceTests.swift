@@ -65,7 +65,7 @@ import Glibc
                 """)
             kill(pid, SIGHUP)
         }, afterEvent: { dir in
-            _ = eventually { ((try? String(contentsOfFile: dir.path + "/swiped", encoding: .utf8)) ?? "") != "" }
+            _ = eventually(in: dir.path) { ((try? String(contentsOfFile: dir.path + "/swiped", encoding: .utf8)) ?? "") != "" }
             ran = try? String(contentsOfFile: dir.path + "/swiped", encoding: .utf8)
         })
         #expect(event?.contains("\"gesture\":\"swipe\"") == true)

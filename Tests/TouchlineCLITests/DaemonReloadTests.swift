@@ -23,16 +23,6 @@ struct ScratchDirectory {
     }
 }
 
-/// Waits up to `timeout` s for `condition`, polling; false when it never held.
-func eventually(timeout: Double = 10, _ condition: () -> Bool) -> Bool {
-    let limit = Date().addingTimeInterval(timeout)
-    while Date() < limit {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
-}
-
 @Suite struct DaemonReloadTests {
     let recording = Paths.recordings.appendingPathComponent("pinch.yml").path
     /// A graph of one pinch recognizer, and the same recognizer under another name.

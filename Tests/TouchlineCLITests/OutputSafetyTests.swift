@@ -193,12 +193,10 @@ import Glibc
         writer.write(try digest(tap))
         // Wait (bounded) for the temporary: convert has created it once the header is read.
         let expected: Set<String> = ["in.yml"]
-        var temporary: [String] = []
-        for _ in 0..<500 {
-            temporary = try leftovers(except: expected)
-            if !temporary.isEmpty { break }
-            usleep(10_000)
-        }
+        let temporary = try whenChanged(dir.path) { () -> [String]? in
+            let found = try leftovers(except: expected)
+            return found.isEmpty ? nil : found
+        } ?? []
         #expect(temporary.count == 1 && temporary[0].hasPrefix(".out.yml.touchline-"), "\(temporary)")
         kill(process.pid, signo)
         let ended = process.wait()

@@ -35,7 +35,7 @@ import Glibc
             first += chunk
         }
         try out.fileHandleForReading.close()
-        #expect(eventually { !process.isRunning }, "the daemon did not end after its reader went away")
+        #expect(ended(process), "the daemon did not end after its reader went away")
         let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         #expect(!process.isRunning && process.terminationStatus == 0, "stderr: \(stderr)")
         #expect(!stderr.contains("Broken pipe"), "stderr: \(stderr)")

@@ -135,12 +135,12 @@ import Testing
             _ = (Array(line) + [UInt8(ascii: "\n")]).withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
         }
         _ = [UInt8(4)].withUnsafeBytes { write(master, $0.baseAddress, 1) }
-        for _ in 0..<1000 where process.isRunning { usleep(10_000) }
-        if process.isRunning {
+        // Waited for (bounded), not polled: a convert that never ends fails the test.
+        if !ended(process) {
             Issue.record("convert still running after 10 s")
             process.terminate()
+            process.waitUntilExit()
         }
-        process.waitUntilExit()
         let stderr = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
         #expect(process.terminationStatus == 0, "\(stderr)")
         #expect(!stderr.contains("same file"), "\(stderr)")

@@ -130,7 +130,7 @@ import Glibc
             ["--reuid=\(nobody.pw_uid)", "--regid=\(nobody.pw_gid)", "--clear-groups", Paths.binary.path, "listen", "--socket", socketPath],
             outputIn: URL(fileURLWithPath: dir))
         defer { kill(listen.pid, SIGKILL); _ = listen.wait() }
-        #expect(eventually { listen.output.contains("\"gesture\":\"tap\"") }, "listen as nobody: \(listen.output)")
+        #expect(eventually(in: dir) { listen.output.contains("\"gesture\":\"tap\"") }, "listen as nobody: \(listen.output)")
         kill(daemon.pid, SIGTERM)
         #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
         ended = true

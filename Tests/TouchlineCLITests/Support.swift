@@ -42,7 +42,9 @@ func touchline(arguments: [String], standardInput: String? = nil) throws -> CLIR
     try run(Paths.binary.path, arguments, standardInput: standardInput)
 }
 
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil) throws -> CLIResult {
+/// `timeout`: seconds, far above any run's time under load (a bound, not a measurement).
+func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil,
+         timeout: Double = 300) throws -> CLIResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -61,8 +63,17 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
         process.standardInput = FileHandle.nullDevice
     }
     try process.run()
+    // A hung process must fail its test, not hang the suite: past `timeout` it is killed (the
+    // read below then ends, as its end of the pipe closes) and the test records why.
+    let pid = process.processIdentifier
+    let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer)
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    killer.cancel()
+    if process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL {
+        Issue.record("\(executable) \(arguments.joined(separator: " ")): killed after \(timeout) s")
+    }
     try errHandle.close()
     let errData = (try? Data(contentsOf: errURL)) ?? Data()
     return CLIResult(
@@ -149,16 +160,8 @@ struct CleanProcess {
     /// How it ended: (exit status, nil) or (nil, signal); nil if still running after 10 s,
     /// when it is killed (a test must fail, not hang the suite).
     func wait() -> (status: Int32?, signal: Int32?)? {
-        var status: Int32 = 0
-        for _ in 0..<1000 {
-            if waitpid(pid, &status, WNOHANG) == pid {
-                return status & 0x7f == 0 ? ((status >> 8) & 0xff, nil) : (nil, status & 0x7f)
-            }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
-        waitpid(pid, &status, 0)
-        return nil
+        guard let status = waitForExit(pid, timeout: 10) else { return nil }
+        return status & 0x7f == 0 ? ((status >> 8) & 0xff, nil) : (nil, status & 0x7f)
     }
 
     var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
@@ -208,4 +211,68 @@ final class NotifyListener {
             if message.split(separator: "\n").contains(Substring(line)) { return message }
         }
     }
+}
+
+/// Waits for the child `pid` to end, up to `timeout` s, and reaps it: its wait status, or nil
+/// when it was still running (it is then killed and reaped) or was not this process's child. A
+/// thread blocks in waitpid and hands the status over, so the test waits on the process itself
+/// and never polls it.
+func waitForExit(_ pid: pid_t, timeout: Double) -> Int32? {
+    final class Ended: @unchecked Sendable {
+        var status: Int32? = nil
+        let done = DispatchSemaphore(value: 0)
+    }
+    let ended = Ended()
+    let waiter = Thread {
+        var status: Int32 = 0
+        var rc: pid_t
+        repeat { rc = waitpid(pid, &status, 0) } while rc == -1 && errno == EINTR
+        if rc == pid { ended.status = status }
+        ended.done.signal()
+    }
+    waiter.start()
+    if ended.done.wait(timeout: .now() + timeout) == .success { return ended.status }
+    kill(pid, SIGKILL)
+    ended.done.wait()
+    return nil
+}
+
+/// Waits up to `timeout` s for `check` to give a value, checking again each time something in
+/// `directory` is created, written, closed or renamed (an inotify watch, set before the first
+/// check so that no change is missed): a file a process writes is waited for, never polled.
+func whenChanged<T>(_ directory: String, timeout: Double = 10, _ check: () throws -> T?) throws -> T? {
+    let fd = inotify_init1(Int32(IN_CLOEXEC) | Int32(IN_NONBLOCK))
+    try #require(fd >= 0, "inotify_init1: \(String(cString: strerror(errno)))")
+    defer { close(fd) }
+    let mask = UInt32(IN_CREATE) | UInt32(IN_MODIFY) | UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_ATTRIB)
+    try #require(inotify_add_watch(fd, directory, mask) >= 0, "inotify_add_watch \(directory): \(String(cString: strerror(errno)))")
+    let limit = DispatchTime.now() + timeout
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        if let value = try check() { return value }
+        let now = DispatchTime.now()
+        guard now < limit else { return nil }
+        var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(min((limit.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1, 60_000))
+        _ = poll(&ready, 1, milliseconds)
+        while read(fd, &buffer, buffer.count) > 0 {}  // the changes themselves: the check reads the state
+    }
+}
+
+/// Waits up to `timeout` s for `condition` about files in `directory` (a process's output, a
+/// file an action writes), checking again each time something there changes; false when it
+/// never held.
+func eventually(in directory: String, timeout: Double = 10, _ condition: () -> Bool) -> Bool {
+    (try? whenChanged(directory, timeout: timeout) { condition() ? true : nil }) == true
+}
+
+/// Waits up to `timeout` s for a Foundation `process` to end (a thread blocks in its wait and
+/// signals); false when it was still running.
+func ended(_ process: Process, timeout: Double = 10) -> Bool {
+    final class Exit: @unchecked Sendable { let done = DispatchSemaphore(value: 0) }
+    let exit = Exit()
+    nonisolated(unsafe) let watched = process
+    let waiter = Thread { watched.waitUntilExit(); exit.done.signal() }
+    waiter.start()
+    return exit.done.wait(timeout: .now() + timeout) == .success
 }

@@ -48,22 +48,30 @@ public struct FieldFilter: Hashable, Sendable, Comparable, CustomStringConvertib
         "tool": ContactTool.allCases.filter { $0 != .palm }.map { $0.staticName.description },
     ]
 
-    /// The fields whose values are words or names (an edge, a peek's source, a drag's target);
-    /// every other field an event carries is a number. A filter comparing a word field with a
-    /// number, or a number field with a word (`fingers = "two"`), would never match: refused.
-    public static let wordFields: Set<String> = ["tool", "direction", "edge", "source", "end", "items", "over", "dropTarget"]
+    /// The kind whose recognizer writes events named `gesture`: its own (`peek`), or another it
+    /// also writes (`pop`, `peekActions`); nil for a name no kind writes.
+    public static func kind(writing gesture: String, in registry: RecognizerRegistry = .standard) -> (any GestureRecognizer.Type)? {
+        registry.kinds.first { kind in
+            kind.gesture.name.description == gesture || kind.eventFields.contains { $0.gesture?.name.description == gesture }
+        }
+    }
 
-    /// What a value for `field` must be when `value` is not it ("a number", "one of left,
-    /// right, top, bottom"); nil when it fits. An action's filters and a label's conditions are
-    /// both checked here.
-    public static func expected(_ field: String, _ value: Value) -> String? {
-        switch value {
-        case .number:
-            return wordFields.contains(field) ? (words[field].map { "one of \($0.joined(separator: ", "))" } ?? "a word (\(field) is one)") : nil
-        case let .word(w):
-            guard wordFields.contains(field) else { return "a number (\(field) is one)" }
+    /// What a value for `field` of `gesture`'s events must be when `value` is not it ("a number",
+    /// "one of left, right, top, bottom"); nil when it fits. The field's sort is the kind's
+    /// declaration (`sort(of:on:)`), as for an action's filter, so a label's condition and an
+    /// action's filter are checked by one rule.
+    public static func expected(_ field: String, _ value: Value, gesture: String, registry: RecognizerRegistry = .standard) -> String? {
+        let sort = kind(writing: gesture, in: registry).map { Self.sort(of: field, on: $0) } ?? (field == "tool" ? .word : .number)
+        switch (sort, value) {
+        case (.word, .number):
+            return words[field].map { "one of \($0.joined(separator: ", "))" } ?? "a word (\(field) is one)"
+        case let (.word, .word(w)):
             guard let known = words[field], !known.contains(w) else { return nil }
             return "one of \(known.joined(separator: ", "))"
+        case (.number, .word), (.count, .word):
+            return "a number (\(field) is one)"
+        case (.number, .number), (.count, .number):
+            return nil
         }
     }
 

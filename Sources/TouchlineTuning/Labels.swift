@@ -403,7 +403,7 @@ struct LabelReader {
 
     /// `FIELD: [OP, VALUE]`: the comparisons of an action's filter (==, !=, <, <=, >, >=) and
     /// the magnitude ones (abs>=, abs<=), on a field the label's gestures have, with a value of
-    /// the field's sort (FieldFilter.expected, as an action's filter is checked).
+    /// the field's sort (FieldFilter.expected: the kind's declaration, as for an action's filter).
     func condition(_ field: String, _ value: Located, keyAt: Int, fields: [String], at: String, label: Label) throws(LabelError) -> (FieldFilter, (field: String, op: String, value: String)) {
         guard fields.contains(field) else {
             var seen: [String] = []
@@ -426,7 +426,7 @@ struct LabelReader {
         if field == "phase" {
             if case let .word(w) = operand, Self.phases.contains(w) { expected = nil } else { expected = "one of \(Self.phases.joined(separator: ", "))" }
         } else {
-            expected = FieldFilter.expected(field, operand)
+            expected = FieldFilter.expected(field, operand, gesture: label.gestures.first ?? "")
         }
         if let expected {
             throw fail(pair[1].index, "\(at): \(field): found \(LabelSet.render(pair[1].value)), expected \(expected)")

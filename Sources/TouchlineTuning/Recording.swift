@@ -44,15 +44,32 @@ public struct Recording: Sendable {
         return events
     }
 
-    /// The same events, each handed to `emit` as the graph says it (a search keeps none).
+    /// The same events, each handed to `emit` as the graph says it (a search keeps none). The
+    /// frames go through the one driver every mode runs (`GesturePipeline`), every device's in
+    /// time order (the earlier device on a tie), so each device's events are the ones `touchline
+    /// replay` prints for it, deadlines across devices included (issue 32: score and tune had a
+    /// loop of their own, one graph per device).
     public func run(_ configuration: GraphConfiguration, explain: Bool = false, emit: (GestureEvent) -> Void) throws(GraphConfigurationError) {
+        var pipeline = GesturePipeline(configuration: configuration, explain: explain)
         for device in devices {
             var driver = try ReplayDriver(configuration: device.configuration ?? configuration, surface: device.surface)
-            driver.graph.device = device.index
             driver.graph.explain = explain
-            for frame in device.frames { driver.feed(frame, emit: emit) }
-            driver.finish(emit: emit)
+            // The frames were assembled (and transformed) when the recording was read: the
+            // pipeline's assembler for the device makes none here.
+            pipeline.start(device: device.index, assembler: FrameAssembler(device: DeviceDescription(name: "recording")),
+                           transform: nil, surface: device.surface, driver: driver)
         }
+        var next = [Int](repeating: 0, count: devices.count)
+        while true {
+            var pick = -1
+            for d in devices.indices where next[d] < devices[d].frames.count {
+                if pick < 0 || devices[d].frames[next[d]].time < devices[pick].frames[next[pick]].time { pick = d }
+            }
+            guard pick >= 0 else { break }
+            pipeline.feed(device: devices[pick].index, frame: devices[pick].frames[next[pick]], emit: emit)
+            next[pick] += 1
+        }
+        pipeline.finish(emit: emit)
     }
 
     /// Seconds from the recording's first event.

@@ -169,6 +169,22 @@ public final class EventSocketServer {
         try sweep()
     }
 
+    /// Whether a connected client still has output queued.
+    public var isSending: Bool { clients.contains { !$0.closed && $0.queued > 0 } }
+
+    /// Keeps serving until every client has taken what is queued for it, for at most `limit`
+    /// on `clock`: the end of a played trace, where the last events were queued a moment ago
+    /// and a client still reading them would otherwise lose them to `close`. A client that
+    /// never reads cannot hold the exit longer than `limit`.
+    public func drain(within limit: Interval, clock: any LiveClock) throws {
+        let end = clock.now() + limit
+        while isOpen && isSending {
+            let left = (end - clock.now()).microseconds
+            guard left > 0 else { return }
+            try step(timeout: Int32(min(left / 1000 + 1, 1000)))
+        }
+    }
+
     /// Sends what each client has queued as far as it takes it, closes every connection and
     /// removes the socket file.
     public func close() {

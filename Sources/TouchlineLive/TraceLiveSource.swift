@@ -38,6 +38,9 @@ public struct TraceLiveSource: LiveSource {
     /// Whether something beside the input is still at work (the daemon's running actions): the
     /// end waits for it, woken by its watched descriptor.
     public var busy: () -> Bool = { false }
+    /// Told once, when the trace has played to its end and the wait says `.stop` for it (a
+    /// signal's stop is not told): the daemon then lets clients take what is queued for them.
+    public var playedToEnd: () -> Void = {}
     /// Per device as it is added (its path and description): the pass-through clone it has, if
     /// any (`daemon --dry-run`'s PassThroughLog): delivered as `.cloned` right after `.added`.
     public var passThrough: ((String, DeviceDescription) -> (any PassThroughClone)?)?
@@ -84,6 +87,7 @@ public struct TraceLiveSource: LiveSource {
     public mutating func wait(deadline: Timestamp?, _ deliver: (SourceEvent) throws -> Void) throws -> SourceWake {
         if stopsAtEnd && ended && frameTime == nil && deadline == nil && !busy() {
             try deliver(.notice("\(name): played to its end; stopping (--stay keeps serving)"))
+            playedToEnd()
             return .stop
         }
         // The frame first when it is due no later than the deadline: replay processes a frame

@@ -140,6 +140,7 @@ struct Daemon: ParsableCommand {
             source.stopsAtEnd = !stay
             // The end waits for the actions still running (their timeouts bound it).
             source.busy = { actions.runner.map { $0.running > 0 } ?? false }
+            source.playedToEnd = { actions.playedToEnd = true }
             if dryRun, let passes = Daemon.passThroughPredicate(configuration.devices) {
                 source.passThrough = { path, description in
                     passes(path, description) ? PassThroughLog(of: path, line: { StandardError.warn($0) }) : nil
@@ -213,16 +214,22 @@ struct Daemon: ParsableCommand {
         StandardError.warn("listening on \(path); \(devices.count) device\(devices.count == 1 ? "" : "s")\(devices.isEmpty ? " (waiting for one)" : ": " + devices.joined(separator: ", ")); \(config.map { "config " + $0 } ?? "the embedded graph, no actions")\(explain ? "; explain on" : "")\(dryRun ? "; dry run: actions as lines, none runs" : "")")
         do {
             try session.run(&source)
+            // Played to its end (not a signal): what is queued for clients still reading goes
+            // out first (bounded), as a replay's last lines reach its reader.
+            if actions.playedToEnd { try server.drain(within: Interval(microseconds: 2_000_000), clock: MonotonicClock()) }
         } catch let error as SystemError where stdout && error.operation == "write" && error.isBrokenPipe {
             // --stdout's reader went away (`| head -1`): end as `replay | head` does, with 0,
             // the socket removed and actions ended by the defers above.
         }
     }
 
-    /// The daemon's action runner, once made (after the trace source that asks whether actions
-    /// still run, before the trace's end can come).
+    /// What the trace source's closures and `serve` share: the daemon's action runner, once
+    /// made (after the trace source that asks whether actions still run, before the trace's
+    /// end can come), and whether the trace played to its end.
     final class RunningActions {
         var runner: ActionRunner?
+        /// The trace source said it played to its end (not a signal's stop).
+        var playedToEnd = false
     }
 
     /// A socket path that cannot be bound is a usage error (64) named before anything opens:

@@ -70,6 +70,40 @@ import Glibc
         #expect(try b.line() == nil)
     }
 
+    /// A client still reading when a played trace ends gets every event queued for it: the
+    /// daemon lets it take them (for at most 2 s) before it exits 0 on its own. bead128's
+    /// daemon closed the connection at once, and what its queue held beyond the socket's buffer
+    /// was lost: of these 196 lines (45 KB), the buffer takes about 167, a line costing the
+    /// kernel over 1 KB of its 208 KiB (measured with a client that reads only at the end).
+    @Test func aClientReadingAtTheTraceEndGetsEverything() throws {
+        let replay = try touchline("replay", Self.recording)
+        #expect(replay.status == 0)
+        let gestures = ["tap", "longPress", "pinch", "rotate"]
+        let lines = replay.lines.map(String.init).filter { gestures.contains(Self.gesture(of: $0) ?? "") }
+        try #require(lines.count > 190)
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let socketPath = dir + "/touchline.sock"
+        let daemon = try CleanProcess(
+            daemon: ["--source", "trace:" + Self.recording, "--speed", "50", "--start-delay", "1", "--socket", socketPath],
+            outputIn: URL(fileURLWithPath: dir))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        let client = try DaemonClient(path: socketPath)
+        try client.send("{\"subscribe\": [\"tap\", \"longPress\", \"pinch\", \"rotate\"]}\n")
+        #expect(try client.line()?.hasPrefix("{\"ok\":{\"subscribe\":") == true)
+        // Nothing is read until the daemon says the trace has ended: by then its queue for
+        // this client holds what the socket's buffer could not.
+        let said = try whenChanged(dir, timeout: 60) { daemon.output.contains("played to its end") ? true : nil }
+        #expect(said == true, "daemon: \(daemon.output)")
+        var got: [String] = []
+        while let line = try client.line(timeout: 20) { got.append(line) }
+        #expect(got.count == lines.count)
+        #expect(got == lines)
+        #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
+        ended = true
+    }
+
     /// Issue 24, item 11 (on 8d7af8f a client that shut down its writing side after its
     /// subscribe line was closed at once: `line()` gave nil, not even the reply): a half-closed
     /// client still gets its reply and the events, also when its last line had no newline; one

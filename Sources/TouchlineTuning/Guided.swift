@@ -129,7 +129,7 @@ public struct GuidedPlan: Sendable, Equatable {
             }
             let expected = field == "phase"
                 ? (LabelReader.phases.contains(value) ? nil : "one of \(LabelReader.phases.joined(separator: ", "))")
-                : FieldFilter.expected(field, operand)
+                : FieldFilter.expected(field, operand, gesture: gesture)
             if let expected { throw LabelError("\(at): '\(word)': \(field) takes \(expected)") }
             return Condition(field: field, op: written, value: value)
         }
@@ -152,7 +152,8 @@ public struct GuidedSession: Sendable {
     /// The graph the recording is recognized with, for the feedback after each attempt
     /// (`observe`, `verdicts`): nil, no feedback.
     public var feedbackConfiguration: GraphConfiguration?
-    /// Attempts (indices into `attempts`) whose verdict is not given yet.
+    /// Attempts (indices into `attempts`) whose verdict is not given yet: each is queued as
+    /// `feed` ends it, when there is feedback to give.
     private var pending: [Int] = []
     /// The graph's events (explain lines too) since the oldest window still open; times from
     /// the recording's first event, as RecordSession gives them.
@@ -186,6 +187,7 @@ public struct GuidedSession: Sendable {
         let from = Double((down - origin).microseconds) / 1_000_000 - 0.1
         let to = Double((event.time - origin).microseconds) / 1_000_000 + 0.5
         attempts.append((s.gesture, (from * 1000).rounded() / 1000, (to * 1000).rounded() / 1000, prompt ?? s.prompt, step))
+        if feedbackConfiguration != nil { pending.append(attempts.count - 1) }
         attempt += 1
         if attempt > s.count {
             step += 1
@@ -210,22 +212,15 @@ public struct GuidedSession: Sendable {
     /// attempt just made whose gesture was seen, and one whose window has closed without it.
     public mutating func verdicts(after event: InputEvent) -> [String] {
         // Nothing to decide (the most common case: every raw event while a finger moves).
-        guard feedbackConfiguration != nil, let origin, !pending.isEmpty || pendingEnd < attempts.count else { return [] }
-        for index in pendingEnd..<attempts.count { pending.append(index) }
-        pendingEnd = attempts.count
+        guard feedbackConfiguration != nil, let origin, !pending.isEmpty else { return [] }
         return verdicts(at: Double((event.time - origin).microseconds) / 1_000_000)
     }
 
     /// Every verdict not given yet, at the end of the recording (each window is closed).
     public mutating func finishVerdicts() -> [String] {
         guard feedbackConfiguration != nil else { return [] }
-        for index in pendingEnd..<attempts.count { pending.append(index) }
-        pendingEnd = attempts.count
         return verdicts(at: .infinity)
     }
-
-    /// Attempts up to this index have been queued for a verdict.
-    private var pendingEnd = 0
 
     /// `ok` as soon as an attempt's gesture is seen; `MISS` with what the graph saw and the
     /// nearest failed attempt's reason (as `touchline score` says it) once its window has closed
@@ -234,11 +229,11 @@ public struct GuidedSession: Sendable {
         guard let configuration = feedbackConfiguration else { return [] }
         let recording = Recording(devices: [], origin: .zero)
         var lines: [String] = []
+        let plain = seen.filter { $0.gesture != .explain }
         pending.removeAll { index in
             let a = attempts[index]
             let step = plan.steps[a.step]
             let label = Self.label(.has, step.gesture, a.from, a.to, step.conditions)
-            let plain = seen.filter { $0.gesture != .explain }
             let hit = plain.contains { $0.gesture.description == step.gesture && label.contains(recording.seconds($0.time)) && Scoring.meets(label, $0) }
             guard hit || now > a.to else { return false }
             let also = step.forbidden.filter { f in

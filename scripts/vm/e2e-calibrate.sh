@@ -60,8 +60,9 @@ wait $PP
 sleep 1
 kill $PL $PT 2>/dev/null; wait $PL $PT 2>/dev/null
 
-# Where each tap should be, mm on the 216 × 135 mm panel: the point aimed at times its size
-# (libinput's mm are over one unit more of each axis: 216.1 × 135.1, 0.1 mm apart).
+# Where each tap should be, mm on the 216 × 135 mm panel: the point aimed at times its size.
+# libinput puts them there exactly; Touchline applies the rule's numbers (on libinput's
+# normalization) to its own, one device unit apart: 0.1 mm here.
 expected() { for p in $CHECK; do echo "$p" | awk -F, '{ printf "%.2f %.2f\n", $1 * 216, $2 * 135 }'; done; }
 within() { # files of "x y" lines: same count, each pair within $3 mm
     [ "$(wc -l < "$1")" = "$(wc -l < "$2")" ] && [ -s "$1" ] &&

@@ -7,6 +7,8 @@
 //       ← TouchlineSettings (pure: TOML values to typed settings with file:line:col errors: the
 //         graph, registered targets, the daemon's actions, devices and socket; also ← TouchlineConfig)
 //       ← TouchlinePlot (pure: the SVG picture of `touchline plot`)
+//       ← TouchlineCalibration (pure: `touchline calibrate`'s least-squares fit of libinput's
+//         calibration matrix, what it found, and the udev rule, [[device]] and xinput it writes)
 //     ← TouchlineTesting (pure: scripted touches and virtual time for tests and embedders)
 //       ← TouchlineTuning (pure: labels, scoring against them, the parameter search of `tune`;
 //         also ← TouchlineSettings, whose action filters are its labels' conditions, and
@@ -33,6 +35,7 @@ let package = Package(
         .library(name: "TouchlineGestures", targets: ["TouchlineGestures"]),
         .library(name: "TouchlineSettings", targets: ["TouchlineSettings"]),
         .library(name: "TouchlinePlot", targets: ["TouchlinePlot"]),
+        .library(name: "TouchlineCalibration", targets: ["TouchlineCalibration"]),
         .library(name: "TouchlineTesting", targets: ["TouchlineTesting"]),
         .library(name: "TouchlineTuning", targets: ["TouchlineTuning"]),
         .library(name: "TouchlineInput", targets: ["TouchlineInput"]),
@@ -54,6 +57,7 @@ let package = Package(
         .target(name: "TouchlineGestures", dependencies: ["TouchlineCore"]),
         .target(name: "TouchlineSettings", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures"]),
         .target(name: "TouchlinePlot", dependencies: ["TouchlineCore", "TouchlineGestures"]),
+        .target(name: "TouchlineCalibration", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineTuning", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineSettings"]),
         .systemLibrary(
@@ -73,7 +77,7 @@ let package = Package(
             name: "touchline",
             dependencies: [
                 "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
-                "TouchlineLive", "TouchlineTuning",
+                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -99,6 +103,7 @@ let package = Package(
                 "TouchlineTuning", "TouchlineTestSupport", "AllocationWorkloads",
             ]
         ),
+        .testTarget(name: "TouchlineCalibrationTests", dependencies: ["TouchlineCalibration", "TouchlineCore", "TouchlineGestures"]),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
         .testTarget(

@@ -2,7 +2,8 @@
 // libFuzzer targets: the trace readers, one per format; the config parser; the whole replay
 // pipeline (reader, assembler, graph, JSON); and a parsed config built into a graph and driven
 // by a touch script; the daemon's configuration (devices, actions) applied to a script; and the
-// event socket's client messages, and the JSON reader under them. Build and run with scripts/fuzz.sh
+// event socket's client messages, and the JSON reader under them; `calibrate`'s points, the udev
+// property it writes, and the fit. Build and run with scripts/fuzz.sh
 // (swift build -c release --sanitize=fuzzer --package-path Fuzz).
 import Foundation
 import PackageDescription
@@ -34,6 +35,7 @@ let package = Package(
         fuzzTarget("FuzzDaemonConfig", ["TouchlineTesting", "TouchlineSettings", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzSocketMessage", ["TouchlineLive", "TouchlineGestures", "TouchlineCore"]),
         fuzzTarget("FuzzJSONReader", ["TouchlineCore"]),
+        fuzzTarget("FuzzCalibration", ["TouchlineCalibration", "TouchlineSettings", "TouchlineCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -162,5 +162,16 @@ def main():
         corpus.add("FuzzSocketMessage", f"message-{k}", message)
         corpus.add("FuzzJSONReader", f"message-{k}", message)
 
+    # `calibrate`: a udev property's value, a newline, then --points (docs/calibrate.md).
+    calibrations = [
+        b"0 -1 1 1 0 0\n0.1,0.1 0.9,0.1 0.9,0.9 0.1,0.9 0.5,0.5",
+        b"1.05 0 -0.02 0 0.95 0.03 extra\n192,108 1728,108 1728,972 192,972",
+        b"1 0 0 0 1 nan\n0.5,0.5 0.5,0.5 0.5,0.5", b"1 0 0x1p-3 0 1 1e300\n0,0 1,1 0.5,0.5",
+        b"\n0.1,0.1,0.1 x,y 1e-320,0 -0,1", b"1 2 3\n" + b"0.1,0.2 " * 70,
+    ]
+    for k, data in enumerate(calibrations):
+        corpus.add("FuzzCalibration", f"calibration-{k}", data)
+
+
 if __name__ == "__main__":
     main()

@@ -8,6 +8,7 @@
 #                    the graph on the turned frames, [[action]] matching)
 #   FuzzSocketMessage  a client's line on the event socket (TouchlineLive's ClientMessageParser)
 #   FuzzJSONReader   TouchlineCore's JSONReader alone: a value or a placed error, and values read back
+#   FuzzCalibration  `calibrate --points`, the udev property LIBINPUT_CALIBRATION_MATRIX, and the fit
 # Seeds come from the shared traces, Recordings/, the docs' and tests' configs and toml-test's
 # files (scripts/fuzz-seeds.py). The corpus (seeds and what the fuzzer found) is kept in
 # .build-fuzz-corpus/TARGET between runs.
@@ -22,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export SWIFT_BACKTRACE=enable=no
 
-all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzDaemonConfig FuzzSocketMessage FuzzJSONReader)
+all=(FuzzEvemu FuzzGetevent FuzzLibinputRecord FuzzReplay FuzzConfig FuzzGraphConfig FuzzDaemonConfig FuzzSocketMessage FuzzJSONReader FuzzCalibration)
 budget=${1:-1000000}
 shift || true
 targets=("$@")

@@ -4,6 +4,7 @@
 // without settings gets no transform, so its frames go to the graph as the assembler made them.
 import TouchlineCore
 import TouchlineGestures
+import TouchlineSettings
 
 extension LiveSession {
     /// What a device runs with: its settings (nil: none matched) and what follows from them.
@@ -18,9 +19,18 @@ extension LiveSession {
     /// The first matching section's settings for a device, nil for none.
     func settings(name: String, path: String) -> DeviceSpec? {
         let devices = deviceConfiguration
-        guard !devices.devices.isEmpty else { return nil }
-        let udev = devices.needsUdev ? udevProperties?(path) : nil
-        return devices.settings(name: name, path: path, udev: udev)
+        guard !devices.devices.isEmpty || honoursUdevCalibration else { return nil }
+        let udev = devices.needsUdev || honoursUdevCalibration ? udevProperties?(path) : nil
+        var settings = devices.devices.isEmpty ? nil : devices.settings(name: name, path: path, udev: udev)
+        // The udev rule's calibration, as libinput applies it, unless a section gives one (which
+        // replaces it, as libinput's configuration call replaces the property's default).
+        if honoursUdevCalibration, settings?.ignore != true, settings?.calibration == nil,
+           let text = udev?[UdevCalibration.property], let matrix = UdevCalibration.parse(text) {
+            var calibrated = settings ?? DeviceSpec()
+            calibrated.calibration = matrix
+            settings = calibrated
+        }
+        return settings
     }
 
     /// The setup for a device with `settings` whose sensor measures `native` (the assembler's

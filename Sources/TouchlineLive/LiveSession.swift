@@ -81,6 +81,11 @@ public struct LiveSession {
     /// A device node's udev properties (TouchlineInput's UdevDatabase in production), read only
     /// when a section matches on them.
     public var udevProperties: ((String) -> [String: String]?)?
+    /// Whether a device's udev property LIBINPUT_CALIBRATION_MATRIX calibrates it when no
+    /// `[[device]]` section gives a calibration (docs/calibrate.md): the evdev source's
+    /// sessions, so that one udev rule serves libinput and Touchline; not libinput's, which has
+    /// applied it already.
+    public var honoursUdevCalibration = false
     /// Called with the new actions when a reload succeeds (the daemon's ActionRunner).
     public var reloadActions: ((ActionConfiguration) -> Void)?
     /// The settings applied at start that a reload cannot change (the socket's group, the

@@ -204,6 +204,9 @@ struct Daemon: ParsableCommand {
             if let cloneProbe, cloneProbe.samples > 0 { StandardError.write(cloneProbe.summary + "\n") }
         }
         Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
+        // The udev rule `calibrate` writes calibrates the evdev source as libinput (which
+        // applies it itself) (docs/calibrate.md).
+        session.honoursUdevCalibration = tracePath == nil && self.source == "evdev"
         session.explain = explain
         session.clientTargets = server.clientTargets
         try session.start(&source)

@@ -94,6 +94,9 @@ struct Run: ParsableCommand {
         session.measuresLatency = latencyFile != nil
         switch backend {
         case .evdev:
+            // The udev rule `calibrate` writes, as libinput applies it (docs/calibrate.md).
+            session.honoursUdevCalibration = true
+            session.udevProperties = { UdevDatabase.properties(ofNode: $0) }
             var source = try EvdevLiveSource(paths: devices, grab: grab)
             try session.start(&source)
             try signalReady()

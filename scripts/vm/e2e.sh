@@ -410,6 +410,9 @@ check "daemon --source libinput publishes replay's lines for a hotplugged device
 # ---- pass-through (issue 25): its own script (runnable alone), its failures counted here
 R=$R sh scripts/vm/e2e-passthrough.sh "$T"; fails=$((fails + $?))
 
+# ---- calibrate (issue 34): its own script (runnable alone), its failures counted here
+R=$R sh scripts/vm/e2e-calibrate.sh "$T"; fails=$((fails + $?))
+
 rm -rf $R/work; cp -r $W $R/work
 echo "== e2e: $fails failure(s)"
 exit $fails

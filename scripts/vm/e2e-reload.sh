@@ -49,9 +49,10 @@ reload() {
 }
 
 echo "== e2e reload: touchline $T"
-# Taps every 0.4 s for 100 s (Recordings/tap.yml, again and again): a device that always has
-# touches coming, so each reader sees whether it gets them, and releases wait for a lift.
-awk -v n=250 -v period=400000 '
+# Taps every 0.4 s for 400 s (Recordings/tap.yml, again and again; each player is stopped at
+# the end): a device that always has touches coming, so each reader sees whether it gets them,
+# and releases wait for a lift.
+awk -v n=1000 -v period=400000 '
     !ev { print; if ($0 ~ /^  events:/) ev = 1; next }
     { lines[++m] = $0 }
     END {
@@ -114,7 +115,8 @@ c=$(node_of $P/c.node)
 ! clone_of "$c" 30 > /dev/null
 check "reload: a device plugged in after SIGHUP to passthrough = false is not cloned ($c)" $? "$(clone_now "$c"); $(tail -3 $P/daemon.err)"
 reload $P/on.toml
-cb=$(clone_of "$b" 50) && cc=$(clone_of "$c" 50)
+# (Both players still run: a node number is not reused for another device.)
+kill -0 $PB && kill -0 $PC && cb=$(clone_of "$b" 50) && cc=$(clone_of "$c" 50)
 check "reload: SIGHUP back to passthrough = true clones the open devices ($b → $cb, $c → $cc)" $? "$line; $(tail -3 $P/daemon.err)"
 echo "$line" | grep -q "$b (Touchline Synthetic Touchscreen): pass-through on (grab" && echo "$line" | grep -q "$c (Touchline Synthetic Touchscreen): pass-through on (grab"
 check "reload: the reloaded line says pass-through is on for $b and $c" $? "$line"

@@ -83,7 +83,7 @@ public final class EvdevDevice {
         return true
     }
 
-    /// Gives the grab back (the clone could not be made).
+    /// Gives the grab back (pass-through's clone goes: TouchlineLive's UInputClone.close).
     public func ungrab() {
         if isGrabbed { _ = libevdev_grab(handle, LIBEVDEV_UNGRAB) }
         isGrabbed = false

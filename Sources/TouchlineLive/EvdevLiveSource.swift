@@ -18,11 +18,10 @@ public struct EvdevLiveSource: LiveSource {
     /// Another descriptor the loop watches (the event socket's), and what to do when it is ready.
     /// Watched descriptors' callbacks (the socket, the actions' runner), by token - serviceToken.
     var services: [() throws -> Void] = []
-    /// Which devices to pass through (the daemon's `[[device]] passthrough = true`), asked
-    /// when one opens; nil: none (EvdevLiveSource+PassThrough.swift).
-    public var passThrough: ((String, DeviceDescription) -> Bool)?
-    /// Devices to pass through once no contact is down on them, and the clones made.
+    /// Devices to pass through once no contact is down on them, those to release once none is,
+    /// and the clones made (EvdevLiveSource+PassThrough.swift: the session asks).
     var awaitingGrab: Set<UInt64> = []
+    var awaitingRelease: Set<UInt64> = []
     var clones: [UInt64: UInputClone] = [:]
 
     /// `paths` empty: every touchscreen, with hotplug.
@@ -51,7 +50,6 @@ public struct EvdevLiveSource: LiveSource {
         open[token] = device
         try loop.watch(device.fileDescriptor, token: token)
         try deliver(.added(device: Int(token), path: path, description: device.description))
-        try passThroughIfAsked(token, path: path, device, deliver)
     }
 
     public mutating func start(_ deliver: (SourceEvent) throws -> Void) throws {
@@ -122,6 +120,7 @@ public struct EvdevLiveSource: LiveSource {
         }
         if let failure { throw failure }
         if status == .open && !awaitingGrab.isEmpty { try takeWhenIdle(token, deliver) }
+        if status == .open && !awaitingRelease.isEmpty { try releaseWhenIdle(token, deliver) }
         if status == .gone {
             if let notice = Self.dropNotice(device) { try deliver(.notice(notice)) }
             loop.unwatch(device.fileDescriptor)

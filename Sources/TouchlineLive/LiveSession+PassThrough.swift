@@ -1,8 +1,10 @@
 // Pass-through in the live session (docs/live.md#pass-through): a grabbed device's frames go
 // through its planner (TouchlineGestures' PassThroughSet, the one `replay --passthrough` runs,
-// so both decide the same) and its encoder to its clone. The session only wires them: the
-// source grabs and makes the clone (`SourceEvent.cloned`), the planners decide, the clone
-// writes.
+// so both decide the same) and its encoder to its clone. The session decides which devices
+// are passed through, from the `[[device]]` sections it runs now (at open, and again on every
+// reload), and asks its source (`SourceRequest`); the source grabs and makes the clone
+// (`SourceEvent.cloned`) or hands it back (`.releasable`) when no contact is down; the
+// planners decide, the clone writes. Closing a clone gives its device back (PassThroughClone).
 import TouchlineCore
 import TouchlineGestures
 
@@ -16,11 +18,38 @@ struct LivePassThroughState {
     var clones: [Int: any PassThroughClone] = [:]
     /// One frame's events, reused.
     var scratch: [InputEvent] = []
+    /// The devices (source numbers) the session wants passed through, as last asked.
+    var wanted: Set<Int> = []
+    /// Requests for the source, made while it delivers (it is busy then), sent after.
+    var requests: [SourceRequest] = []
 }
 
 extension LiveSession {
     /// Whether any device is passed through now.
     var passesThrough: Bool { !passThrough.clones.isEmpty }
+
+    /// Whether device `id`'s settings pass it through; asks the source when that changes.
+    mutating func wantPassThrough(_ id: Int, _ wanted: Bool) {
+        // A source that cannot grab is asked for nothing (the daemon refuses pass-through on
+        // one at start; a reload that asks for it is told so on its line).
+        guard wanted != passThrough.wanted.contains(id), !wanted || sourceGrabs else { return }
+        if wanted {
+            passThrough.wanted.insert(id)
+            passThrough.requests.append(.passThrough(device: id))
+        } else {
+            passThrough.wanted.remove(id)
+            passThrough.requests.append(.release(device: id))
+        }
+    }
+
+    /// Sends the source what the session asked while it was delivering (what it delivers in
+    /// turn is taken at once, and may ask more).
+    mutating func sendRequests(_ source: inout some LiveSource) throws {
+        while !passThrough.requests.isEmpty {
+            let request = passThrough.requests.removeFirst()
+            try source.request(request) { try self.take($0) }
+        }
+    }
 
     /// The source made device `id`'s clone: its planner starts from the device's next frame.
     mutating func cloned(_ id: Int, _ clone: any PassThroughClone) {
@@ -31,15 +60,25 @@ extension LiveSession {
             clone.close()
             return
         }
+        // A source that clones on its own (a dry run's preview, a script) is followed too: a
+        // reload that turns pass-through off releases it.
+        passThrough.wanted.insert(id)
         passThrough.set.start(device: device.index, graph: graph, slotCount: PassThroughEncoder.slots(of: assembler.device))
         passThrough.encoders[device.index] = PassThroughEncoder(device: assembler.device, geometry: assembler.geometry)
         passThrough.clones[device.index] = clone
         sink.warn("\(device.path) (\(device.name)): passed through to \(clone.node)")
     }
 
+    /// The source handed device `id`'s clone back (no contact down on it): its contacts lift on
+    /// the clone, which goes, and the device is its other readers' again.
+    mutating func releasable(_ id: Int) throws {
+        guard let device = devices[id], !passThrough.wanted.contains(id) else { return }
+        try endPassThrough(device.index, at: outputTime(clock.now()))
+    }
+
     /// Runs `body` with the planners and a function that writes a planner's frame to its
-    /// clone; a clone that fails to write is reported and closed (its device stays grabbed:
-    /// the daemon's end gives it back).
+    /// clone; a clone that fails to write is reported and closed, which gives its device back
+    /// (the session passes it through no more: a reload asks again).
     mutating func passingThrough<R>(_ body: (inout GesturePipeline, inout PassThroughSet, (GestureEvent) -> Void, (Int, PassThroughFrame) -> Void) -> R) throws -> R {
         // Out of `self` while the pipeline is lent: the two are changed together.
         var set = PassThroughSet()
@@ -70,9 +109,10 @@ extension LiveSession {
         swap(&encoders, &passThrough.encoders)
         swap(&scratch, &passThrough.scratch)
         for (device, error) in failed where passThrough.clones[device] != nil {
-            sink.warn("pass-through clone \(passThrough.clones[device]!.node): \(error); removed")
+            sink.warn("pass-through clone \(passThrough.clones[device]!.node): \(error); removed, the device is given back")
             passThrough.clones.removeValue(forKey: device)?.close()
             passThrough.encoders[device] = nil
+            if let id = devices.first(where: { $0.value.index == device })?.key { wantPassThrough(id, false) }
         }
         return result
     }

@@ -15,7 +15,14 @@ extension LiveSession {
     /// (`startupSettings`) keep their running values, and the line says which the file changes:
     /// "reloaded; [socket] group change needs a restart (FILE:LINE); …". Without
     /// `reloadConfiguration` (`touchline run`) SIGHUP changes nothing.
-    public mutating func reload() throws {
+    ///
+    /// Pass-through follows the new sections on every open device (and on those plugged in
+    /// later, matched when they open): turned on, the source grabs the device and makes its
+    /// clone once no finger is down; turned off, the clone is closed (the device given back
+    /// first) once no finger is down; `ignore = true` closes the clone and the device at once.
+    /// The line names each device whose pass-through changed:
+    /// "reloaded; /dev/input/event5 (Name): pass-through on (grabbed, clone /dev/input/event7)".
+    public mutating func reload(_ source: inout some LiveSource) throws {
         // Graphs are what a reload changes: the daemon's session, whose output is gestures.
         guard let reloadConfiguration, output == .gestures else { return }
         let configuration: DaemonConfiguration
@@ -32,6 +39,7 @@ extension LiveSession {
         // touched, so a refusal changes nothing.
         var fresh: [Int: (BuiltGraph, DeviceSetup)] = [:]
         var dropped: [Int] = []
+        var passes: [Int: Bool] = [:]
         for (id, device) in devices {
             guard let assembler = pipeline.assembler(of: device.index) else { continue }
             let settings = settings(name: device.name, path: device.path)
@@ -39,6 +47,7 @@ extension LiveSession {
                 dropped.append(id)
                 continue
             }
+            passes[id] = settings?.passthrough == true
             let sizeApplied = settings?.size.map { $0 == assembler.geometry.size } ?? true
             let setup = setup(settings, native: assembler.geometry.size, sizeApplied: sizeApplied, default: configuration.graph)
             do {
@@ -50,10 +59,17 @@ extension LiveSession {
             }
         }
         let now = outputTime(clock.now())
+        // What changed per device, for the line (by output index).
+        var changes: [(Int, String)] = []
         for id in dropped.sorted(by: { (devices[$0]?.index ?? 0) < (devices[$1]?.index ?? 0) }) {
             guard let device = devices.removeValue(forKey: id) else { continue }
-            sink.warn("\(device.path) (\(device.name)): ignored from now on ([[device]])")
+            let passed = passThrough.clones[device.index] != nil
+            // The clone's contacts lift and it goes (its device given back first), then the
+            // source closes the device: another reader has it whole at once.
             try end(device.index, at: now)
+            passThrough.wanted.remove(id)
+            passThrough.requests.append(.close(device: id))
+            changes.append((device.index, "\(device.path) (\(device.name)): ignored from now on" + (passed ? " (released)" : "")))
         }
         for id in fresh.keys.sorted(by: { (devices[$0]?.index ?? 0) < (devices[$1]?.index ?? 0) }) {
             guard let (built, setup) = fresh[id], let device = devices[id] else { continue }
@@ -73,6 +89,24 @@ extension LiveSession {
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)
         }
+        // Pass-through on and off, as the new sections say, asked of the source now: what it
+        // can do at once (no finger down) is done before the line is written.
+        let turned = passes.filter { $0.value != passThrough.wanted.contains($0.key) }
+            .sorted { (devices[$0.key]?.index ?? 0) < (devices[$1.key]?.index ?? 0) }
+        for (id, on) in turned { wantPassThrough(id, on) }
+        try sendRequests(&source)
+        for (id, on) in turned {
+            guard let device = devices[id] else { continue }
+            let clone = passThrough.clones[device.index]
+            let what = switch (on, clone) {
+            case (true, let clone?): "pass-through on (grabbed, clone \(clone.node))"
+            case (true, nil) where !sourceGrabs: "passthrough = true not applied: this source cannot grab a device (the evdev source can)"
+            case (true, nil): "pass-through on (grabbed and cloned once no finger is down)"
+            case (false, nil): "pass-through off (released)"
+            case (false, _?): "pass-through off (released once no finger is down)"
+            }
+            changes.append((device.index, "\(device.path) (\(device.name)): \(what)"))
+        }
         reloadActions?(configuration.actions)
         actionTargets = configuration.actions.targets
         let file = configPath ?? "the configuration"
@@ -81,6 +115,7 @@ extension LiveSession {
         let restart = startupSettings.compactMap { running in
             next.first { $0.name == running.name }.flatMap { running.restartNeeded(by: $0, file: file) }
         }
-        sink.warn("reload: \(file): reloaded" + restart.map { "; " + $0 }.joined())
+        let devicesChanged = changes.sorted { $0.0 < $1.0 }.map(\.1)
+        sink.warn("reload: \(file): reloaded" + (devicesChanged + restart).map { "; " + $0 }.joined())
     }
 }

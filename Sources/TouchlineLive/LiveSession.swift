@@ -120,6 +120,8 @@ public struct LiveSession {
     var passThrough = LivePassThroughState()
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false
+    /// The source can pass a device through (LiveSource.grabs).
+    var sourceGrabs = false
 
     public init(output: Output = .gestures, options: FrameAssembler.Options = .init(), sink: any LiveSink, clock: any LiveClock) {
         self.output = output
@@ -134,7 +136,9 @@ public struct LiveSession {
     /// Opens the source's devices (call before signalling readiness).
     public mutating func start(_ source: inout some LiveSource) throws {
         sourceNumbersDevices = source.numbersDevices
+        sourceGrabs = source.grabs
         try source.start { try self.take($0) }
+        try sendRequests(&source)
     }
 
     /// Runs until a stop (gestures in flight end as cancelled) or the end of the input.
@@ -142,11 +146,12 @@ public struct LiveSession {
         while true {
             try applyClientTargets()
             let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }
+            try sendRequests(&source)
             switch wake {
             case .input:
                 continue
             case .hangup:
-                try reload()
+                try reload(&source)
             case .deadline(let deadline):
                 try advance(to: deadline)
             case .stop:
@@ -168,12 +173,15 @@ public struct LiveSession {
         case .added(let id, let path, let description):
             devices[id] = try open(path: path, description: description, number: id)
         case .removed(let id, let time):
+            passThrough.wanted.remove(id)
             guard let device = devices.removeValue(forKey: id) else { return }
             try removed(device, at: time)
         case .notice(let message):
             sink.warn(message)
         case .cloned(let id, let clone):
             cloned(id, clone)
+        case .releasable(let id):
+            try releasable(id)
         }
     }
 
@@ -210,6 +218,9 @@ public struct LiveSession {
         nameHolds[index] = built?.names
         setups[index] = setup
         sink.deviceOpened(index, surface: setup.surface)
+        // Asked of the source with the sections running now (a reload's, for a device plugged
+        // in after it), once it has delivered.
+        if output == .gestures, settings?.passthrough == true { wantPassThrough(number, true) }
         return Device(path: path, name: description.name, index: index)
     }
 

@@ -20,6 +20,26 @@ public enum SourceEvent {
     /// (docs/live.md#pass-through): from now on the session writes to `clone` every touch no
     /// `consume = true` recognizer keeps, and closes it when the device ends.
     case cloned(device: Int, clone: any PassThroughClone)
+    /// A device the session asked to release (`SourceRequest.release`) has no contact down
+    /// now and the source forgot its clone: the session closes the clone, which gives the
+    /// device back to its other readers (`PassThroughClone.close`).
+    case releasable(device: Int)
+}
+
+/// What the session asks of its source about a device, by the source's number: the session
+/// decides pass-through from the `[[device]]` sections it runs (at open and on every reload),
+/// the source does what only it can (grab, clone, close) when the device allows it.
+public enum SourceRequest: Equatable, Sendable {
+    /// Pass the device through: once no contact is down, grab it and make its clone, delivered
+    /// as `.cloned` (a clone of Touchline's own is never passed through; a failure is a notice).
+    case passThrough(device: Int)
+    /// Stop passing it through: a pending grab is dropped; a clone, once no contact is down,
+    /// is handed back as `.releasable` (never mid-touch: the other readers would see a finger
+    /// move that never landed).
+    case release(device: Int)
+    /// Stop reading the device (its section says `ignore = true` now): the source closes it and
+    /// delivers `.removed`. The session closed its clone first.
+    case close(device: Int)
 }
 
 /// Why a source's wait returned (after delivering what it read).
@@ -50,10 +70,23 @@ public protocol LiveSource {
     /// replay` prints, so that `daemon --source trace:` numbers the devices as replay does
     /// whichever sends first. False (the default): the session numbers devices in opening order.
     var numbersDevices: Bool { get }
+    /// Whether the source can grab a device and give the system its clone (pass-through): the
+    /// evdev source. False (the default): the session asks it for none.
+    var grabs: Bool { get }
+    /// Does what the session asks (`SourceRequest`), delivering what follows from it now (a
+    /// clone made, a device closed) and the rest from a later `wait`.
+    mutating func request(_ request: SourceRequest, _ deliver: (SourceEvent) throws -> Void) throws
 }
 
 extension LiveSource {
     public var numbersDevices: Bool { false }
+    public var grabs: Bool { false }
+
+    /// A source that cannot grab (libinput, a trace) makes no clone; a clone it gave
+    /// otherwise (a dry run's preview) is handed back at once, as nothing of a device is held.
+    public mutating func request(_ request: SourceRequest, _ deliver: (SourceEvent) throws -> Void) throws {
+        if case .release(let device) = request { try deliver(.releasable(device: device)) }
+    }
 }
 
 /// An error of the session for the user; the executable turns `kind` into its exit status.

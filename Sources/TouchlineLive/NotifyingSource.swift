@@ -80,6 +80,18 @@ public struct NotifyingSource<Base: DaemonSource>: DaemonSource {
         return wake
     }
 
+    public var grabs: Bool { base.grabs }
+
+    /// The session's requests go to the wrapped source (a device it closes is counted out).
+    public mutating func request(_ request: SourceRequest, _ deliver: (SourceEvent) throws -> Void) throws {
+        var count = devices
+        try base.request(request) { event in
+            Self.count(event, &count)
+            try deliver(event)
+        }
+        devices = count
+    }
+
     /// After start and the privilege drop: the daemon serves.
     public mutating func ready() {
         notifier?.send("READY=1\n\(status)")

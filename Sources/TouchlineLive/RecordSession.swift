@@ -53,7 +53,7 @@ public struct RecordSession {
                 try self.open(device, path: path, description: description)
             case .notice(let message):
                 self.warn(message)
-            case .input, .removed, .cloned:
+            case .input, .removed, .cloned, .releasable:
                 break
             }
         }
@@ -124,7 +124,7 @@ public struct RecordSession {
             if device >= 0 && device < paths.count { warn("\(paths[device]) was removed") }
         case .notice(let message):
             warn(message)
-        case .added, .cloned:
+        case .added, .cloned, .releasable:
             // A recording's devices are those named at the start; record passes nothing through.
             break
         }

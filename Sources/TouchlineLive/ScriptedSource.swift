@@ -25,6 +25,23 @@ public struct ScriptedSource: LiveSource {
     public var timerDelay = Interval(microseconds: 0)
     var steps: [(time: Timestamp, step: Step)] = []
     var next = 0
+    /// Pass-through as the evdev source does it, on the script's touches: a device the
+    /// session asks to pass through gets the clone `makeClone` gives it once no contact is down
+    /// (after a frame of its, or at once), and one asked to release is handed back likewise.
+    /// nil: the source cannot (libinput's case): clones come only from `clone(_:to:at:)`.
+    public var makeClone: ((Int) -> any PassThroughClone)?
+    /// Every request the session made, in order.
+    public private(set) var requests: [SourceRequest] = []
+    /// Per device, the slots with a contact down (a tracking id) and BTN_TOUCH, as libevdev's
+    /// state says after a read.
+    var down: [Int: Set<Int32>] = [:]
+    var slot: [Int: Int32] = [:]
+    var touching: Set<Int> = []
+    var awaitingGrab: Set<Int> = []
+    var awaitingRelease: Set<Int> = []
+    var clones: [Int: any PassThroughClone] = [:]
+    /// Devices the session asked to close: their steps are not delivered any more.
+    var closed: Set<Int> = []
 
     public init(clock: VirtualClock) { self.clock = clock }
 
@@ -91,8 +108,17 @@ public struct ScriptedSource: LiveSource {
         case .add(let device, let path, let description):
             try deliver(.added(device: device, path: path, description: description))
         case .events(let device, let events):
-            for event in events { try deliver(.input(device: device, event)) }
+            guard !closed.contains(device) else { break }
+            for event in events {
+                track(device, event)
+                try deliver(.input(device: device, event))
+            }
+            try grabOrRelease(device, deliver)
         case .remove(let device):
+            guard !closed.contains(device) else { break }
+            awaitingGrab.remove(device)
+            awaitingRelease.remove(device)
+            clones[device] = nil
             try deliver(.removed(device: device, at: time))
         case .hangup:
             return .hangup
@@ -104,5 +130,62 @@ public struct ScriptedSource: LiveSource {
             try deliver(.cloned(device: device, clone: clone))
         }
         return .input
+    }
+}
+
+extension ScriptedSource {
+    public var grabs: Bool { makeClone != nil }
+
+    public mutating func request(_ request: SourceRequest, _ deliver: (SourceEvent) throws -> Void) throws {
+        requests.append(request)
+        switch request {
+        case .passThrough(let device):
+            guard makeClone != nil, !closed.contains(device) else { return }
+            if awaitingRelease.remove(device) != nil || clones[device] != nil { return }
+            awaitingGrab.insert(device)
+            try grabOrRelease(device, deliver)
+        case .release(let device):
+            guard makeClone != nil else { return try deliver(.releasable(device: device)) }
+            awaitingGrab.remove(device)
+            guard clones[device] != nil else { return }
+            awaitingRelease.insert(device)
+            try grabOrRelease(device, deliver)
+        case .close(let device):
+            closed.insert(device)
+            awaitingGrab.remove(device)
+            awaitingRelease.remove(device)
+            clones[device] = nil
+            try deliver(.removed(device: device, at: clock.now()))
+        }
+    }
+
+    /// What the evdev source does after a read: a pending grab or release happens when no
+    /// contact is down.
+    mutating func grabOrRelease(_ device: Int, _ deliver: (SourceEvent) throws -> Void) throws {
+        guard (down[device] ?? []).isEmpty && !touching.contains(device) else { return }
+        if awaitingGrab.remove(device) != nil, let makeClone {
+            let clone = makeClone(device)
+            clones[device] = clone
+            try deliver(.cloned(device: device, clone: clone))
+        }
+        if awaitingRelease.remove(device) != nil {
+            clones[device] = nil
+            try deliver(.releasable(device: device))
+        }
+    }
+
+    /// libevdev's contact state: slots with a tracking id, and BTN_TOUCH.
+    mutating func track(_ device: Int, _ event: InputEvent) {
+        switch (event.type, event.code) {
+        case (EventCodes.EV_ABS, EventCodes.ABS_MT_SLOT):
+            slot[device] = event.value
+        case (EventCodes.EV_ABS, EventCodes.ABS_MT_TRACKING_ID):
+            let s = slot[device] ?? 0
+            if event.value >= 0 { down[device, default: []].insert(s) } else { down[device]?.remove(s) }
+        case (EventCodes.EV_KEY, EventCodes.BTN_TOUCH):
+            if event.value != 0 { touching.insert(device) } else { touching.remove(device) }
+        default:
+            break
+        }
     }
 }

@@ -153,8 +153,8 @@ struct Daemon: ParsableCommand {
         } else {
             // EvdevDevice hands on libevdev's resync deltas after a SYN_DROPPED.
             options.dropRecovery = .syncEventsFollow
-            var evdev = try EvdevLiveSource(paths: [], grab: false)
-            evdev.passThrough = Daemon.passThroughPredicate(configuration.devices)
+            // Pass-through: the session asks it per device, from the sections it runs (a reload's too).
+            let evdev = try EvdevLiveSource(paths: [], grab: false)
             try serve(NotifyingSource(evdev, notifier: notifier, socketPath: path), path: path, clock: MonotonicClock(), options: options, configuration, drop: drop, actions: actions)
         }
     }

@@ -409,6 +409,8 @@ check "daemon --source libinput publishes replay's lines for a hotplugged device
 
 # ---- pass-through (issue 25): its own script (runnable alone), its failures counted here
 R=$R sh scripts/vm/e2e-passthrough.sh "$T"; fails=$((fails + $?))
+# ---- SIGHUP and pass-through (issue 31): its own script too
+R=$R sh scripts/vm/e2e-reload.sh "$T"; fails=$((fails + $?))
 
 # ---- calibrate (issue 34): its own script (runnable alone), its failures counted here
 R=$R sh scripts/vm/e2e-calibrate.sh "$T"; fails=$((fails + $?))

@@ -267,9 +267,14 @@ public struct PassThroughPlanner: Sendable {
     private var outFrame = PassThroughFrame(time: Timestamp(microseconds: 0), contacts: [])
     private var freed: [Int32] = []
 
-    /// 100 ms: the landings of the shared recordings' multi-finger gestures spread over at
-    /// most 111 ms... (docs/live.md#pass-through, "Fingers that land together").
-    public static let standardJoinWindow = Interval.milliseconds(100)
+    /// 120 ms: the fingers of the shared recordings' multi-finger gestures that land together
+    /// land within 115 ms of the first (a four-finger drag's fourth at 114.5 ms, a phone's
+    /// two-finger drag 104 ms apart, a two-finger tap 75 ms); those further apart are fingers
+    /// placed one after another (a four-finger pan built over 274 ms, a finger joining a long
+    /// press 1.27 s later). Below the standard hold bound (150 ms): a lone finger waits less
+    /// for a many-finger consumer than for any other. docs/live.md#pass-through, "Fingers
+    /// that land together".
+    public static let standardJoinWindow = Interval.milliseconds(120)
 
     public init(graph: GestureGraph, slotCount: Int, bound: PassThroughBound = .standard, keepsReports: Bool = true,
                 joinWindow: Interval = PassThroughPlanner.standardJoinWindow) {

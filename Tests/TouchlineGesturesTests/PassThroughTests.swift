@@ -230,7 +230,7 @@ import TouchlineTesting
     }
 
     /// A consuming two-finger tap that wins after its first finger was released (the join
-    /// window, 100 ms, passed with no second finger: the tap could not take it as a two-finger
+    /// window, 120 ms, passed with no second finger: the tap could not take it as a two-finger
     /// one landing together; main held it to the hold bound, 150 ms): that finger is the app's
     /// now and goes on to its lift on the clone; the second, held, is dropped. The clone's
     /// slots stay balanced.
@@ -244,10 +244,10 @@ import TouchlineTesting
         let run = try Self.run(script, Self.twoFingerTap)
         #expect(run.gestures == ["0.200000 tap recognized [twoFingerTap] f2 (100.00,60.00) count=1"])
         #expect(run.clone == [
-            "0.100000 s0#0 began (90.00,60.00)",
+            "0.120000 s0#0 began (90.00,60.00)",
             "0.200000 s0#0 ended (90.00,60.00)",
         ])
-        #expect(run.reports == ["0.100000 c0 released held=100ms d=0.0", "0.200000 c1 dropped held=40ms d=0.0"])
+        #expect(run.reports == ["0.120000 c0 released held=120ms d=0.0", "0.200000 c1 dropped held=40ms d=0.0"])
         Self.expectBalanced(run.clone)
     }
 
@@ -583,9 +583,9 @@ import TouchlineTesting
 
     /// Issue 31, item 3(b): fingers that must land together. A consuming three-finger long
     /// press (with its own hold, 600 ms, so that it can decide at 500 ms) holds a lone finger
-    /// only for the join window (100 ms): past it, with no other finger landed within the
+    /// only for the join window (120 ms): past it, with no other finger landed within the
     /// window, the press cannot take that finger, and it is released with its held frames
-    /// (main held it 600 ms, its whole touch here). Three fingers landing within the window
+    /// (main held it to its lift, 300 ms: its whole touch). Three fingers landing within the window
     /// are held until the press wins them: dropped, the clone never sees them.
     @Test func aManyFingerConsumerHoldsALoneFingerOnlyForTheJoinWindow() throws {
         let configuration = try GraphConfiguration.parse(toml: """
@@ -613,11 +613,11 @@ import TouchlineTesting
         script.up([1, 2, 3])
         let run = try Self.run(script, configuration)
         #expect(run.clone == [
-            "0.100000 s0#0 began (100.00,60.00)",
+            "0.120000 s0#0 began (100.00,60.00)",
             "0.300000 s0#0 ended (100.00,60.00)",
         ])
         #expect(run.reports == [
-            "0.100000 c0 released held=100ms d=0.0",
+            "0.120000 c0 released held=120ms d=0.0",
             "1.000000 c1 dropped held=500ms d=0.0",
             "1.000000 c2 dropped held=470ms d=0.0",
             "1.000000 c3 dropped held=440ms d=0.0",

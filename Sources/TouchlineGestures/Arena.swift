@@ -119,11 +119,18 @@ struct Arena: Sendable {
     @inline(__always) func isOpen(_ t: Int) -> Bool { targets[t].open }
 
     /// A contact landed on target `t`: a closed arena opens, with every member possible again.
-    @inline(__always) mutating func open(_ t: Int) {
-        guard !targets[t].open else { return }
+    /// Returns the members it made possible (the host tells them: `ArenaHost.openArena`).
+    @discardableResult
+    @inline(__always) mutating func open(_ t: Int) -> UInt64 {
+        guard !targets[t].open else { return 0 }
         targets[t].open = true
         targets[t].winners = 0
-        for i in MemberIndices(targets[t].members) { if status[i] == .idle || status[i] == .failed || status[i] == .finished { status[i] = .possible } }
+        var opened: UInt64 = 0
+        for i in MemberIndices(targets[t].members) where status[i] == .idle || status[i] == .failed || status[i] == .finished {
+            status[i] = .possible
+            opened |= 1 &<< UInt64(i)
+        }
+        return opened
     }
 
     /// A contact landed: a member holding the arena open is undecided again.
@@ -171,9 +178,29 @@ protocol ArenaHost {
     /// Member `i` is still `won` when its arena closes: our bug (a continuous gesture that did
     /// not end with its last contact).
     mutating func wonAtClose(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void)
+    /// A decision about member `i` for the arena's observers (a pass-through planner): it may
+    /// claim again, it won (and which contacts), or it is out. Told by the rules below at the
+    /// moment they decide, beside the explain line of the same decision.
+    mutating func told(_ i: Int, _ verdict: ArenaDecision.Verdict, at time: Timestamp)
 }
 
 extension ArenaHost {
+    /// No observer (a test's stand-in members).
+    mutating func told(_ i: Int, _ verdict: ArenaDecision.Verdict, at time: Timestamp) {}
+
+    /// A contact landed on target `t`: its arena opens if closed, and the members made
+    /// possible are told.
+    mutating func openArena(_ t: Int, at time: Timestamp) {
+        let opened = arena.open(t)
+        for i in MemberIndices(opened) { told(i, .possible, at: time) }
+    }
+
+    /// Member `i` won and is done for this arena.
+    mutating func finished(_ i: Int, at time: Timestamp) {
+        arena.finish(i)
+        told(i, .out, at: time)
+    }
+
     /// Member `i` keeps the arena open after the last lift (a tap waiting for the next).
     mutating func hold(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         if arena.status[i] == .possible {
@@ -186,6 +213,7 @@ extension ArenaHost {
     mutating func fail(_ i: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         guard arena.status[i].isPending || arena.status[i] == .won else { return }
         arena.status[i] = .failed
+        told(i, .out, at: time)
         explainLine(i, .failed, reason, at: time, emit)
         resolveWaiting(on: arena.arenaOf[i], failed: i, at: time, emit)
     }
@@ -193,6 +221,7 @@ extension ArenaHost {
     /// Member `i` is out after our bug, already told it is rejected.
     mutating func dropAfterBug(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         arena.status[i] = .failed
+        told(i, .out, at: time)
         resolveWaiting(on: arena.arenaOf[i], failed: i, at: time, emit)
     }
 
@@ -226,6 +255,7 @@ extension ArenaHost {
         arena.status[i] = .won
         arena.claimReasons[i] = nil
         arena.targets[t].winners |= 1 << UInt64(i)
+        told(i, .won, at: time)
         explainLine(i, .won, reason, at: time, emit)
         accepted(i, at: time, emit)
         for j in MemberIndices(arena.targets[t].members) {
@@ -242,6 +272,7 @@ extension ArenaHost {
     mutating func reject(_ j: Int, _ reason: Reason, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         arena.status[j] = .failed
         arena.claimReasons[j] = nil
+        told(j, .out, at: time)
         explainLine(j, .failed, reason, at: time, emit)
         rejected(j, at: time, emit)
         resolveWaiting(on: arena.arenaOf[j], failed: j, at: time, emit)
@@ -280,11 +311,15 @@ extension ArenaHost {
             // Not `reject`: no waiting claim may stand on the way out of the round.
             arena.status[i] = .failed
             arena.claimReasons[i] = nil
+            told(i, .out, at: time)
             explainLine(i, .failed, .note("a new round opened for the contacts still down"), at: time, emit)
             rejected(i, at: time, emit)
         }
         arena.targets[t].winners = 0
-        for i in MemberIndices(arena.targets[t].members) { arena.status[i] = .possible }
+        for i in MemberIndices(arena.targets[t].members) {
+            arena.status[i] = .possible
+            told(i, .possible, at: time)
+        }
         return true
     }
 

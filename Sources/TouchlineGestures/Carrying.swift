@@ -207,7 +207,7 @@ extension GestureGraph {
         guard h >= 0 else { return }
         let input = RecognizerInput.contactDown(hoverSample(point, at: time, entering: true, leaving: false))
         for i in MemberIndices(plan.hoverMembers[h]) {
-            arena.open(arena.arenaOf[i])
+            openArena(arena.arenaOf[i], at: time)
             if arena.status[i].receivesContacts { deliver(i, input, emit) }
         }
     }

@@ -11,15 +11,18 @@ extension GestureGraph {
     /// lift, for one that won in this frame's motion) are the owners; a winner that does not
     /// take the new count ends itself (`endByCount`), and when no owner goes on while contacts
     /// stay down, the arena opens a new round for them.
-    @inline(never) mutating func deliverCountChange(to t: Int, members: UInt64, _ s: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+    /// `members`: those that hear the target's sample (all of them but a zoned recognizer
+    /// that heard its own contacts, `deliverSplit`, whose win before the frame is in `owners`).
+    @inline(never) mutating func deliverCountChange(to t: Int, members: UInt64, owners before: UInt64 = 0, _ s: GroupSample, moved: Bool, at time: Timestamp,
+                                                    _ emit: (GestureEvent) -> Void) {
         // A carry's captured contacts open no arena (docs/gestures.md#carrying).
         if t == carry.captureTarget { return capturedCountChange(at: time, emit) }
-        var owners: UInt64 = 0
+        var owners: UInt64 = before
         if s.began > 0 {
-            owners = arena.owners(of: t)
+            owners |= arena.owners(of: t)
             // A new arena: its members take the parameters of the tool that starts it.
             if hasPenKinds && !arena.isOpen(t) { takeParametersOfTheLandingTool(on: t) }
-            arena.open(t)
+            openArena(t, at: time)
             let input = RecognizerInput.contactDown(s)
             for i in MemberIndices(members) {
                 arena.contactLanded(i)
@@ -40,7 +43,8 @@ extension GestureGraph {
             for i in MemberIndices(members) { if arena.status[i].receivesContacts { deliver(i, input, emit) } }
         }
         if owners != 0 && s.remaining > 0 && openNewRound(t, at: time, emit) {
-            startRound(on: t, members: members, at: time, emit)
+            // Every member: a new round is its contacts landing again.
+            startRound(on: t, members: arena.members(of: t), at: time, emit)
         }
     }
 
@@ -48,6 +52,8 @@ extension GestureGraph {
     /// just gone down here (their travel is measured from here on, `began` counts only those
     /// that landed in this frame), to every member in declaration order.
     mutating func startRound(on t: Int, members: UInt64, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        // Locals: the closure below may not read `self` while the store is written.
+        let zones = self.zones, surface = self.surface
         let s: GroupSample = store.withTrackedMutable { tracked in
             var s = GroupSample(time: time)
             var present: Int32 = 0, began: Int32 = 0
@@ -56,6 +62,8 @@ extension GestureGraph {
             var force = ContactForce()
             for k in 0..<tracked.count where tracked[k].target == t && !tracked[k].phase.isFinal {
                 tracked[k].first = tracked[k].position
+                // As if it landed here: the zones it is outside now (docs/gestures.md#contacts-a-recognizer-takes).
+                if zones.members != 0 { tracked[k].outside = zones.outside(tracked[k].position, on: surface) }
                 present &+= 1
                 if tracked[k].isNew { began &+= 1 }
                 force.pressure = ContactForce.highest(force.pressure, tracked[k].force.pressure)
@@ -93,6 +101,6 @@ extension GestureGraph {
         }
         explainLine(i, .ended, .fingers(count: Int(count), minimum: Int(minimum), maximum: Int(maximum)), at: time, emit)
         emitEvent(i, e, at: time, emit)
-        arena.finish(i)
+        finished(i, at: time)
     }
 }

@@ -22,7 +22,8 @@ extension GestureGraph {
         let t = arena.targetOf[i]
         // A recognizer competing outside its target's arena is a hover recognizer: its events
         // carry the carry's contacts (Carrying.swift).
-        let contacts = arena.arenaOf[i] == t ? contactList(on: t) : carriedContacts()
+        // A zoned recognizer's (an edge swipe's) are its own (`ownContactList`).
+        let contacts = arena.arenaOf[i] != t ? carriedContacts() : zones.members & (1 &<< UInt64(i)) != 0 ? ownContactList(i, on: t) : contactList(on: t)
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: e.detail.fieldsType.gesture ?? kinds[i], phase: e.phase, target: targetNames[t],
             recognizer: names[i], fingers: e.fingers, position: e.position, contacts: contacts, detail: e.detail)

@@ -75,6 +75,10 @@ public struct GestureGraph: Sendable, ArenaHost {
         var isNew: Bool
         /// Finger or pen (a palm is never tracked: docs/gestures.md#palms), for the events' `tool`.
         var tool: ContactTool = .finger
+        /// The landing zones it is outside (`LandingZones`, bit j: the j-th zoned recognizer's),
+        /// where it landed or where its round began: the recognizers of those zones do not
+        /// take it (in the byte of padding before `force`: a tracked contact does not grow).
+        var outside: UInt8 = 0
         /// Pressure and touch major, kept only in a graph that `readsForce` (within the
         /// struct's padding: a tracked contact does not grow).
         var force = ContactForce()
@@ -116,6 +120,15 @@ public struct GestureGraph: Sendable, ArenaHost {
     var penMembers: UInt64 = 0
     /// Some recognizer has other parameters for pens: only then does a landing look at tools.
     let hasPenKinds: Bool
+    /// The recognizers that take only contacts landing in a zone of theirs (an edge swipe's
+    /// watched edges): each is given a sample of its own contacts, never adopts another
+    /// (docs/gestures.md#contacts-a-recognizer-takes). Empty in a graph without one.
+    let zones: LandingZones
+    /// Record the arena's decisions in `decisions` for an observer (a pass-through planner,
+    /// which clears them after reading). Off by default: nothing is recorded.
+    public var tellsDecisions = false
+    /// The decisions since the last `clearDecisions()`, in the order the arena made them.
+    public internal(set) var decisions: [ArenaDecision] = []
 
     /// Builds the graph after `configuration.validate()`: an invalid configuration throws
     /// (docs/config.md#validation) and nothing is repaired.
@@ -159,6 +172,8 @@ public struct GestureGraph: Sendable, ArenaHost {
         penKinds = specs.map { $0.resolvedPenKind == $0.kind ? nil : $0.resolvedPenKind }
         hasPenKinds = penKinds.contains { $0 != nil }
         contactLists = Array(repeating: ContactList(), count: allTargets.count)
+        zones = LandingZones(specs.map(\.kind.claimFloor.zone))
+        tellsDecisions = specs.contains { $0.consume }
     }
 
     // MARK: - Time
@@ -251,6 +266,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             for c in frame.contacts where c.phase == .began && !store.withTracked({ $0.contains(id: c.id) }) {
                 guard let landed = hitTest(c.position), case let target = routeLanding(on: landed),
                       store.appendTracked(Tracked(id: c.id, target: target, first: c.position, position: c.position, previous: c.position, phase: .began, isNew: true, tool: c.tool,
+                                                  outside: zones.members == 0 ? 0 : zones.outside(c.position, on: surface),
                                                   force: readsForce ? ContactForce(c) : ContactForce()))
                 else {
                     ignoredContacts += 1
@@ -406,7 +422,11 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// contact order, as before, so the figures are bit for bit the same.
     /// `turns` false leaves `rotationDelta` 0 unless a contact landed or lifted (the inputs
     /// then go to every member, whatever it reads).
-    @inline(__always) static func sample(_ contacts: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, turns readers: Bool = true, moved: inout Bool) -> GroupSample {
+    /// `excluding`: zone bits (`LandingZones`); a contact outside any of them is left out (the
+    /// sample of a zoned recognizer's own contacts, `deliverSplit`). 0 everywhere else, where
+    /// the test folds away.
+    @inline(__always) static func sample(_ contacts: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, turns readers: Bool = true,
+                                         excluding: UInt8 = 0, moved: inout Bool) -> GroupSample {
         var s = GroupSample(time: time)
         var present = 0, ended = 0, cancelled = 0, began = 0
         var sum = Vector.zero
@@ -414,7 +434,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         // The largest squared distance: √ is monotonic and correctly rounded, so one root at
         // the end equals the largest of the roots.
         var travel2 = 0.0
-        for k in contacts.indices where contacts[k].target == t {
+        for k in contacts.indices where contacts[k].target == t && contacts[k].outside & excluding == 0 {
             let c = contacts[k]
             present &+= 1
             if c.phase == .ended { ended &+= 1 } else if c.phase == .cancelled { cancelled &+= 1 }
@@ -468,7 +488,7 @@ public struct GestureGraph: Sendable, ArenaHost {
         if pair {
             // From the first common contact to the second; the spans are the line's length
             // (below), and so is the spread when no contact landed.
-            for k in contacts.indices where contacts[k].target == t {
+            for k in contacts.indices where contacts[k].target == t && contacts[k].outside & excluding == 0 {
                 let c = contacts[k]
                 if c.isNew || !allCommon { spread += c.position.distance(to: centroid) }
                 if c.isNew { continue }
@@ -483,7 +503,7 @@ public struct GestureGraph: Sendable, ArenaHost {
             }
         } else {
             let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
-            for k in contacts.indices where contacts[k].target == t {
+            for k in contacts.indices where contacts[k].target == t && contacts[k].outside & excluding == 0 {
                 let c = contacts[k]
                 guard turns && !c.isNew else {
                     spread += c.position.distance(to: centroid)
@@ -594,31 +614,119 @@ public struct GestureGraph: Sendable, ArenaHost {
             }
             return GestureGraph.sample(tracked, on: t, at: time, lastTime: lastTime, turns: turns, moved: &moved)
         }
-        if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, at: time, emit) }
+        // A zoned recognizer (an edge swipe) receiving contacts while a contact of the target
+        // is outside its zone is given its own contacts only (`deliverSplit`): it never adopts
+        // a finger landing mid-screen. A graph without one pays one test a frame.
+        if zones.members & arena.members(of: t) & arena.status.receiving != 0 {
+            let split = splitMembers(on: t)
+            if split != 0 { return deliverSplit(to: t, split, s, moved: moved, lastTime: lastTime, turns: turns, at: time, emit) }
+        }
+        if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, members: arena.members(of: t), owners: 0, at: time, emit) }
         dispatchFrame(to: t, s, moved: moved, at: time, emit)
+    }
+
+    /// The zoned members of target `t` receiving contacts whose zone a contact of `t` is
+    /// outside (bit i: member i).
+    @inline(__always) func splitMembers(on t: Int) -> UInt64 {
+        let outside = store.withTracked { GestureGraph.outsideBits($0, on: t) }
+        guard outside != 0 else { return 0 }
+        var split: UInt64 = 0
+        for i in MemberIndices(zones.members & arena.members(of: t) & arena.status.receiving) where zones.bits[i] & outside != 0 {
+            split |= 1 &<< UInt64(i)
+        }
+        return split
+    }
+
+    /// The zone bits of every contact of target `t`, or'ed.
+    @inline(__always) static func outsideBits(_ tracked: Span<Tracked>, on t: Int) -> UInt8 {
+        var bits: UInt8 = 0
+        for k in tracked.indices where tracked[k].target == t { bits |= tracked[k].outside }
+        return bits
+    }
+
+    /// A frame of target `t` where the zoned members `split` receive contacts and a contact of
+    /// the target is outside their zone (docs/gestures.md#contacts-a-recognizer-takes): each of
+    /// them first hears its own contacts only, as a frame's inputs (landed, moved, lifted,
+    /// cancelled: what its own contacts did), then the other members the target's sample as
+    /// any frame. The owners before the frame count for the finger-count rule, so when an edge
+    /// swipe's own finger lifts and ends it, the finger it did not take gets a new round (as
+    /// if it had just landed: every member hears it, the edge swipe refuses it there).
+    @inline(never) mutating func deliverSplit(to t: Int, _ split: UInt64, _ s: GroupSample, moved: Bool, lastTime: Timestamp?, turns: Bool,
+                                              at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+        let owners = arena.owners(of: t)
+        for i in MemberIndices(split) where arena.status[i].receivesContacts {
+            var ownMoved = false
+            let excluding = zones.bits[i]
+            var own = store.withTracked { GestureGraph.sample($0, on: t, at: time, lastTime: lastTime, turns: turns, excluding: excluding, moved: &ownMoved) }
+            if readsForce {
+                // The target's pressure and size (a zoned kind reads neither today).
+                let f = store.withTracked { GestureGraph.force($0, on: t) }
+                own.pressureLevel = f.pressure
+                own.sizeLevel = f.size
+            }
+            deliverOwn(i, own, moved: ownMoved, emit)
+        }
+        let others = arena.members(of: t) & ~split
+        if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, members: others, owners: owners, at: time, emit) }
+        dispatchFrame(to: t, s, moved: moved, members: others, owners: owners, at: time, emit)
+    }
+
+    /// Member `i`'s own sample, as the inputs a frame gives (`deliverCountChange`'s order);
+    /// nothing when none of its contacts is in the frame.
+    mutating func deliverOwn(_ i: Int, _ s: GroupSample, moved: Bool, _ emit: (GestureEvent) -> Void) {
+        guard s.present > 0 else { return }
+        if s.began > 0 {
+            arena.contactLanded(i)
+            if arena.status[i].receivesContacts { deliver(i, .contactDown(s), emit) }
+        }
+        if moved && arena.status[i].receivesContacts { deliverMovedInput(i, s, emit) }
+        if s.ended > 0 && arena.status[i].receivesContacts { deliver(i, .contactLifted(s), emit) }
+        if s.cancelled > 0 && arena.status[i].receivesContacts { deliver(i, .contactCancelled(s), emit) }
+    }
+
+    /// Target `t`'s contacts member `i` takes: those in its landing zone (all of them for a
+    /// member without one). Its events and its win carry these.
+    mutating func ownContactList(_ i: Int, on t: Int) -> ContactList {
+        let bit = zones.bits[i]
+        guard bit != 0 else { return contactList(on: t) }
+        var list = ContactList()
+        // Through the checked subscript, not a span in a closure (GestureGraph+Palms.swift).
+        for k in 0..<store.trackedCount where store[tracked: k].target == t && store[tracked: k].outside & bit == 0 {
+            list.append(store[tracked: k].id)
+            if store[tracked: k].tool != .finger { list.tool = store[tracked: k].tool }
+        }
+        return list
     }
 
     /// `deliverFrame` in a graph that `readsForce`: the sample gets the contacts' pressure and
     /// size, and a change of either counts as motion (a finger pressing harder in place sends
     /// frames whose positions do not change). Not inlined: the default graph never comes here.
-    @inline(never) mutating func deliverFrameReadingForce(to t: Int, _ sample: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
+    @inline(never) mutating func deliverFrameReadingForce(to t: Int, _ sample: GroupSample, moved: Bool, members: UInt64, owners: UInt64,
+                                                          at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         var s = sample
         let f = store.withTracked { GestureGraph.force($0, on: t) }
         s.pressureLevel = f.pressure
         s.sizeLevel = f.size
         let changed = t >= 64 || forceChanged & (1 &<< UInt64(t)) != 0
-        dispatchFrame(to: t, s, moved: moved || changed, at: time, emit)
+        dispatchFrame(to: t, s, moved: moved || changed, members: members, owners: owners, at: time, emit)
     }
 
     @inline(__always) mutating func dispatchFrame(to t: Int, _ s: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        // One access for both (each access checks the index), and the members read once.
+        // The members read once.
+        dispatchFrame(to: t, s, moved: moved, members: arena.members(of: t), owners: 0, at: time, emit)
+    }
+
+    /// `members`: those that hear the target's sample (all but the split ones,
+    /// `deliverSplit`); `owners`: winners before the frame besides those the rule finds.
+    @inline(__always) mutating func dispatchFrame(to t: Int, _ s: GroupSample, moved: Bool, members: UInt64, owners: UInt64, at time: Timestamp,
+                                                  _ emit: (GestureEvent) -> Void) {
+        // One access for both (each access checks the index).
         store[target: t].sampled(at: time, centroid: s.centroid)
-        let members = arena.members(of: t)
         // The same three tests the frame made before the finger-count rule, now made first:
         // a frame where no contact lands or leaves (every frame of a gesture in progress) pays
         // nothing for the rule.
         if s.began > 0 || s.ended > 0 || s.cancelled > 0 {
-            deliverCountChange(to: t, members: members, s, moved: moved, at: time, emit)
+            deliverCountChange(to: t, members: members, owners: owners, s, moved: moved, at: time, emit)
         } else if moved {
             deliverMoved(to: t, members: members, s, at: time, emit)
         }
@@ -707,7 +815,7 @@ public struct GestureGraph: Sendable, ArenaHost {
                     ended.phase = .ended
                     emitEvent(i, ended, at: time, emit)
                 }
-                arena.finish(i)
+                finished(i, at: time)
                 if carry.carrier == i { carrierDone(i, at: time, emit) }
             } else {
                 reportBug(i, state: "not won", input: "finish", at: time, emit)
@@ -743,5 +851,15 @@ public struct GestureGraph: Sendable, ArenaHost {
 
     mutating func wonAtClose(_ i: Int, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
         reportBug(i, state: store.stateName(i), input: "arena close", at: time, emit)
+    }
+
+    /// Recorded for the observer when `tellsDecisions` (a graph with a consuming recognizer):
+    /// a win with the contacts it claimed, its own (`ownContactList`). Decisions come at
+    /// landings, lifts and deadlines, never on a steady frame.
+    mutating func told(_ i: Int, _ verdict: ArenaDecision.Verdict, at time: Timestamp) {
+        guard tellsDecisions else { return }
+        let t = arena.targetOf[i]
+        let contacts = verdict == .won && arena.arenaOf[i] == t ? ownContactList(i, on: t) : ContactList()
+        decisions.append(ArenaDecision(recognizer: i, verdict: verdict, time: time, contacts: contacts))
     }
 }

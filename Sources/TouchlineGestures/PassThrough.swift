@@ -175,29 +175,50 @@ public struct HoldHistogram: Hashable, Sendable {
 }
 
 /// Decides, per contact, what a pass-through clone receives (docs/live.md#pass-through):
-/// forwarded in the frame it arrives when no consuming recognizer can still claim it; held
-/// while one could; released (its held frames at once, in order) when every consuming
-/// candidate failed or the hold bound passed; dropped when a consuming recognizer wins it.
+/// forwarded in the frame it arrives when no consuming recognizer could take **that contact**;
+/// held while one could; released (its held frames at once, in order) when every such
+/// recognizer is out or the hold bound passed; dropped when one of them wins it. "Could take
+/// it": a consuming recognizer of the contact's target whose landing zone holds it (an edge
+/// swipe's watched edges: `GestureGraph.takers`), that the arena has not told is out; and, for
+/// one that claims with N ≥ 2 fingers, only while N fingers may still land together: past the
+/// join window (`joinWindow`) after the contact landed, with fewer than N contacts of its
+/// target landed within that window of it, the recognizer no longer holds it.
 /// The clone's contacts have their own slots and tracking ids and are always balanced: every
 /// contact the clone saw go down it sees lift (`finish` lifts those still down). A contact to
 /// send when every clone slot is taken waits, still held, for the next free one, and goes out
 /// with all its frames then: none is ever lost to the slots.
 ///
 /// Pure and deterministic: it is driven by the device's frames (as assembled, before any
-/// `[[device]]` transform: the clone is the device), the graph's state after each step, the
-/// events the graph emitted, and `advance` at `nextDeadline` for the hold bound. The caller
-/// interleaves those with the graph's own deadlines in time order (`PassThroughDriver` does).
+/// `[[device]]` transform: the clone is the device), the decisions the graph's arena told
+/// after each step (`GestureGraph.decisions`: who may claim, who won which contacts, who is
+/// out; the planner never reads an arena's status and never matches names), and `advance` at
+/// `nextDeadline` for the hold bound and the join window. The caller interleaves those with
+/// the graph's own deadlines in time order (`PassThroughSet` does).
 public struct PassThroughPlanner: Sendable {
     public let bound: PassThroughBound
     /// The clone's slots (the device's).
     public let slotCount: Int
+    /// How long after a contact lands other fingers may still join it for a consuming
+    /// recognizer that claims with two or more (`standardJoinWindow`).
+    public let joinWindow: Interval
     public private(set) var counters = PassThroughCounters()
     /// Every decision since the last `drainReports()`, for `--explain`; kept only when
     /// `keepsReports` (a daemon's planner, which no one asks, keeps none).
     public private(set) var reports: [HoldReport] = []
     public var keepsReports: Bool
+    /// Every arena decision it was told since the last `drainTold()`, in order; kept only when
+    /// `keepsDecisions` (tests that show what the planner heard, frame by frame).
+    public private(set) var told: [ArenaDecision] = []
+    public var keepsDecisions = false
     private var consuming: UInt64
-    private var consumingTargets: [(name: GestureName, target: Int)]
+    /// Per recognizer: its own hold bound (nil: `bound`), and the fewest fingers it claims with.
+    private var holds: [PassThroughBound?]
+    private var fingers: [Int]
+    /// The consuming recognizers that claim with two or more fingers (bit i).
+    private var together: UInt64
+    /// As the arena told: the recognizers that may still claim, and those that won and go on.
+    private var pending: UInt64 = 0
+    private var winning: UInt64 = 0
 
     /// `waiting`: decided for the app (forwarded, released or bound) but every clone slot was
     /// taken; its frames are kept as a held contact's until a slot frees.
@@ -206,11 +227,14 @@ public struct PassThroughPlanner: Sendable {
     private struct Entry {
         var id: ContactID
         var target: Int?
+        /// The consuming recognizers that could take it (its target's, in whose landing zone it
+        /// landed), less those whose join window passed without the fingers they need.
+        var takers: UInt64
         var first: Timestamp
         var origin: Point
         var distance = 0.0
-        /// Its hold bound now: the largest of the consuming recognizers still undecided about
-        /// it (GestureGraph.holdBound), the planner's `bound` when they set none.
+        /// Its hold bound now: the largest of the takers still undecided about it (their own
+        /// `hold`, the planner's `bound` when they set none).
         var limit: PassThroughBound
         var state = State.held
         /// Held frames: the frame's number and the contact in it.
@@ -222,9 +246,11 @@ public struct PassThroughPlanner: Sendable {
         var lifted = false
         /// Its lift went to the clone (or it never went down there).
         var closed = false
-        /// A consuming recognizer's event said it won this contact's target while it was
-        /// held: dropped at the next decision (after its frame is counted).
+        /// A consuming recognizer won it (the arena told so) while it was held: dropped at the
+        /// next decision (after its frame is counted), even when the winner is done by then.
         var claimed = false
+        /// Its join window was checked (`together` takers without their fingers let go).
+        var joined = false
     }
 
     private var entries: [Entry] = []
@@ -241,30 +267,59 @@ public struct PassThroughPlanner: Sendable {
     private var outFrame = PassThroughFrame(time: Timestamp(microseconds: 0), contacts: [])
     private var freed: [Int32] = []
 
-    public init(graph: GestureGraph, slotCount: Int, bound: PassThroughBound = .standard, keepsReports: Bool = true) {
+    /// 120 ms: the fingers of the shared recordings' multi-finger gestures that land together
+    /// land within 115 ms of the first (a four-finger drag's fourth at 114.5 ms, a phone's
+    /// two-finger drag 104 ms apart, a two-finger tap 75 ms); those further apart are fingers
+    /// placed one after another (a four-finger pan built over 274 ms, a finger joining a long
+    /// press 1.27 s later). Below the standard hold bound (150 ms): a lone finger waits less
+    /// for a many-finger consumer than for any other. docs/live.md#pass-through, "Fingers
+    /// that land together".
+    public static let standardJoinWindow = Interval.milliseconds(120)
+
+    public init(graph: GestureGraph, slotCount: Int, bound: PassThroughBound = .standard, keepsReports: Bool = true,
+                joinWindow: Interval = PassThroughPlanner.standardJoinWindow) {
         self.bound = bound
         self.keepsReports = keepsReports
+        self.joinWindow = joinWindow
         self.slotCount = max(1, slotCount)
-        consuming = graph.consumingRecognizers
-        consumingTargets = graph.consumingTargets
+        consuming = 0
+        holds = []
+        fingers = []
+        together = 0
         slotUsed = Array(repeating: false, count: max(1, slotCount))
+        read(graph)
     }
 
-    /// The graph was rebuilt (a reload, a registered target): its consuming recognizers again.
-    /// Contacts held stay held until the new graph decides.
-    public mutating func graphChanged(_ graph: GestureGraph) {
+    /// The graph's consuming recognizers and what each needs.
+    private mutating func read(_ graph: GestureGraph) {
         consuming = graph.consumingRecognizers
-        consumingTargets = graph.consumingTargets
+        let specs = graph.configuration.recognizers
+        holds = specs.map { $0.consume ? $0.hold : nil }
+        fingers = specs.map { $0.kind.claimFloor.fingers }
+        together = 0
+        for i in MemberIndices(consuming) where fingers[i] >= 2 { together |= 1 &<< UInt64(i) }
+        pending = 0
+        winning = 0
+    }
+
+    /// The graph was rebuilt (a reload, a registered target): its consuming recognizers again,
+    /// and nothing told yet. A contact held stays held while a recognizer of the new graph
+    /// could take it (none, for a contact down before: the new graph did not see it land).
+    public mutating func graphChanged(_ graph: GestureGraph) {
+        read(graph)
+        for k in entries.indices where entries[k].state == .held { entries[k].takers = graph.takers(ofContact: entries[k].id, among: consuming) }
     }
 
     /// Contacts the planner follows (held, on the clone, or dropped and not yet lifted).
     public var contactCount: Int { entries.count }
 
-    /// When the earliest held contact reaches the hold bound; nil when none is held.
+    /// When the earliest held contact reaches its hold bound or the end of its join window;
+    /// nil when none is held.
     public var nextDeadline: Timestamp? {
         var earliest: Timestamp?
         for e in entries where e.state == .held {
-            let d = e.first + e.limit.time
+            var d = e.first + e.limit.time
+            if !e.joined && e.takers & together != 0 { d = min(d, e.first + joinWindow) }
             if earliest.map({ d < $0 }) ?? true { earliest = d }
         }
         return earliest
@@ -276,14 +331,10 @@ public struct PassThroughPlanner: Sendable {
         return reports
     }
 
-    /// An event the graph emitted (every one, in order): a consuming recognizer's event means
-    /// it won its target's contacts, so those held then are dropped at the step's decision,
-    /// even when the arena closed in between (a tap decided at its deadline closes its arena
-    /// in the same step).
-    /// Explain lines never count: a decision line is not a win.
-    public mutating func note(_ event: GestureEvent) {
-        guard event.gesture != .explain, let t = consumingTargets.first(where: { $0.name == event.recognizer })?.target else { return }
-        for k in entries.indices where entries[k].state == .held && entries[k].target == t { entries[k].claimed = true }
+    /// Returns the decisions told (`keepsDecisions`) and forgets them.
+    public mutating func drainTold() -> [ArenaDecision] {
+        defer { told.removeAll() }
+        return told
     }
 
     /// A frame of the device, after the graph processed it.
@@ -297,7 +348,8 @@ public struct PassThroughPlanner: Sendable {
                 // A contact already down when the planner started (pass-through turned on
                 // mid-touch) never went down on the clone: it is not the clone's.
                 guard c.phase == .began else { continue }
-                entries.append(Entry(id: c.id, target: graph.target(ofContact: c.id), first: frame.time, origin: c.position, limit: bound, last: c))
+                entries.append(Entry(id: c.id, target: graph.target(ofContact: c.id), takers: graph.takers(ofContact: c.id, among: consuming),
+                                     first: frame.time, origin: c.position, limit: bound, last: c))
                 k = entries.count - 1
             }
             let i = k!
@@ -310,16 +362,18 @@ public struct PassThroughPlanner: Sendable {
             case .dropped: break
             }
         }
-        decide(at: frame.time, graph: graph)
+        listen(graph)
+        decide(at: frame.time)
         flush(at: frame.time, emit)
     }
 
-    /// Time moved to `time` without a frame (the hold bound, or a graph deadline): held
-    /// contacts are decided again.
+    /// Time moved to `time` without a frame (the hold bound, the join window, or a graph
+    /// deadline): what the arena told is heard, and held contacts are decided again.
     public mutating func advance(to time: Timestamp, graph: GestureGraph, emit: (PassThroughFrame) -> Void) {
         lastTime = max(lastTime, time)
         items.removeAll(keepingCapacity: true)
-        decide(at: time, graph: graph)
+        listen(graph)
+        decide(at: time)
         flush(at: time, emit)
     }
 
@@ -349,24 +403,75 @@ public struct PassThroughPlanner: Sendable {
         entries.removeAll()
     }
 
-    private mutating func decide(at time: Timestamp, graph: GestureGraph) {
+    /// The arena's decisions since the graph's last step, in order (Flutter's
+    /// `acceptGesture`/`rejectGesture`): a recognizer may claim (`possible`), won, or is out.
+    /// A consuming winner takes every contact held for it: those it claimed (`contacts`) and
+    /// those of its gesture that lifted before it won (a two-finger tap won at its second
+    /// lift, a double tap's first tap), dropped even when it is done within the same step (a
+    /// tap decided at its deadline closes its arena there).
+    private mutating func listen(_ graph: GestureGraph) {
+        for d in graph.decisions where d.recognizer < 64 {
+            if keepsDecisions { told.append(d) }
+            let bit = UInt64(1) << UInt64(d.recognizer)
+            switch d.verdict {
+            case .possible:
+                pending |= bit
+                winning &= ~bit
+            case .won:
+                pending &= ~bit
+                winning |= bit
+                guard consuming & bit != 0 else { continue }
+                // Held for it: it could take them, and they are of its arena (a contact of an
+                // earlier arena is no longer held: every taker was out when that one closed).
+                for k in entries.indices where entries[k].state == .held && entries[k].takers & bit != 0 { entries[k].claimed = true }
+            case .out:
+                pending &= ~bit
+                winning &= ~bit
+            }
+        }
+    }
+
+    /// A consuming recognizer that claims with N ≥ 2 fingers takes contact `k` only when N
+    /// contacts of its target landed within the join window of it (this one included): once
+    /// the window passed, those that find fewer let it go.
+    private mutating func checkJoin(_ k: Int) {
+        entries[k].joined = true
+        guard let t = entries[k].target else { return }
+        let first = entries[k].first
+        var landed = 0
+        for e in entries where e.target == t && abs((e.first - first).microseconds) <= joinWindow.microseconds { landed += 1 }
+        for i in MemberIndices(entries[k].takers & together) where landed < fingers[i] { entries[k].takers &= ~(1 &<< UInt64(i)) }
+    }
+
+    /// The largest bound among the recognizers `mask` (their own, or the planner's).
+    private func limit(of mask: UInt64) -> PassThroughBound {
+        var limit: PassThroughBound?
+        for i in MemberIndices(mask) {
+            let own = holds[i] ?? bound
+            limit = PassThroughBound(time: max(limit?.time ?? own.time, own.time), distance: max(limit?.distance ?? own.distance, own.distance))
+        }
+        return limit ?? bound
+    }
+
+    private mutating func decide(at time: Timestamp) {
         for k in entries.indices where entries[k].state == .held {
-            let verdict = entries[k].target.map { graph.consumption(onTarget: $0, consuming: consuming) } ?? .none
-            // Cancelled while held (the device went away, a reload): the clone never saw it,
-            // and a touch that did not end by a lift is nothing to show the app.
-            if verdict == .won || entries[k].claimed || (entries[k].lifted && entries[k].last.phase == .cancelled) {
+            if !entries[k].joined && entries[k].takers & together != 0 && time >= entries[k].first + joinWindow { checkJoin(k) }
+            let takers = entries[k].takers
+            // Won by a consuming recognizer that takes it (told so, or it adopted the contact
+            // on landing). Cancelled while held (the device went away, a reload): the clone
+            // never saw it, and a touch that did not end by a lift is nothing to show the app.
+            if entries[k].claimed || takers & winning != 0 || (entries[k].lifted && entries[k].last.phase == .cancelled) {
                 drop(k, at: time)
                 continue
             }
-            if verdict == .pending, let t = entries[k].target {
-                entries[k].limit = graph.holdBound(onTarget: t, consuming: consuming, standard: bound)
-            }
+            let undecided = takers & pending
+            if undecided != 0 { entries[k].limit = limit(of: undecided) }
             let limit = entries[k].limit
             let bounded = time - entries[k].first >= limit.time || entries[k].distance >= limit.distance
-            if verdict == .pending && !bounded { continue }
+            if undecided != 0 && !bounded { continue }
             // Sent in the frame it arrived: nothing was held.
-            let atOnce = verdict == .none && entries[k].buffer.count == 1 && entries[k].buffer[0].1.phase == .began && entries[k].first == time
-            report(k, at: time, atOnce ? .forwarded : verdict == .pending ? .bound : .released)
+            let atOnce = undecided == 0 && entries[k].buffer.count == 1 && entries[k].buffer[0].1.phase == .began && entries[k].first == time
+            report(k, at: time, atOnce ? .forwarded : undecided != 0 ? .bound : .released)
             entries[k].state = .forwarded
             for (n, c) in entries[k].buffer { items.append((n, c.id, c)) }
             entries[k].buffer = []

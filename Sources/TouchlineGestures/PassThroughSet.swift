@@ -1,15 +1,17 @@
 import TouchlineCore
 
 /// The pass-through planners of a pipeline's devices, stepped in one time order with the
-/// graphs: before a frame, every graph deadline and every hold bound that falls before it, the
-/// earliest first, each planner looking at its graph after each; the graphs' events noted as
-/// they are emitted (a consuming recognizer's event drops its held contacts at once). Used by
+/// graphs: before a frame, every graph deadline and every planner deadline (a hold bound, a
+/// join window) that falls before it, the earliest first, each planner hearing what its
+/// graph's arena decided after each step (`GestureGraph.decisions`). Used by
 /// `replay --passthrough` and the daemon's pass-through devices alike, so both decide the same.
 public struct PassThroughSet: Sendable {
     public let bound: PassThroughBound
     /// Whether the planners keep a report per decision for `drainReports` (`--explain`); a
     /// daemon's keep none, so that nothing grows with the contacts of a device's life.
     public let keepsReports: Bool
+    /// Whether the planners keep every arena decision they hear (`drainTold`: tests).
+    public var keepsDecisions = false
     /// By device index; nil: that device has no clone.
     public private(set) var planners: [PassThroughPlanner?] = []
     /// What finished planners counted and reported (not yet drained).
@@ -25,15 +27,10 @@ public struct PassThroughSet: Sendable {
     public mutating func start(device: Int, graph: GestureGraph, slotCount: Int) {
         if planners.count <= device { planners += repeatElement(nil, count: device + 1 - planners.count) }
         planners[device] = PassThroughPlanner(graph: graph, slotCount: slotCount, bound: bound, keepsReports: keepsReports)
+        planners[device]!.keepsDecisions = keepsDecisions
     }
 
     public func isStarted(_ device: Int) -> Bool { device >= 0 && device < planners.count && planners[device] != nil }
-
-    /// An event a graph emitted; call it for every one, as it is emitted.
-    public mutating func note(_ event: GestureEvent) {
-        guard isStarted(event.device) else { return }
-        planners[event.device]!.note(event)
-    }
 
     /// The earliest hold bound over every planner.
     public var nextDeadline: Timestamp? {
@@ -42,18 +39,15 @@ public struct PassThroughSet: Sendable {
         return earliest
     }
 
-    /// Fires, in time order, every graph deadline and hold bound before `time` (through it
-    /// with `through`), each planner deciding again after each.
+    /// Fires, in time order, every graph deadline and planner deadline before `time` (through
+    /// it with `through`), each planner hearing its arena and deciding again after each.
     public mutating func advance(_ pipeline: inout GesturePipeline, to time: Timestamp?, through: Bool = false,
                                  emit: (GestureEvent) -> Void, output: (Int, PassThroughFrame) -> Void) {
         while true {
             let g = pipeline.nextDeadline, p = nextDeadline
             guard let next = [g, p].compactMap({ $0 }).min() else { return }
             if let time, through ? next > time : next >= time { return }
-            pipeline.advance(to: next) { e in
-                emit(e)
-                note(e)
-            }
+            pipeline.advance(to: next, emit: emit)
             step(pipeline, at: next, output: output)
         }
     }
@@ -86,6 +80,15 @@ public struct PassThroughSet: Sendable {
         finishedCounters.add(planners[device]!.counters)
         finishedReports += planners[device]!.drainReports().map { (device, $0) }
         planners[device] = nil
+    }
+
+    /// Returns the decisions every planner heard (`keepsDecisions`) and forgets them.
+    public mutating func drainTold() -> [(device: Int, decision: ArenaDecision)] {
+        var out: [(device: Int, decision: ArenaDecision)] = []
+        for d in planners.indices where planners[d] != nil {
+            for decision in planners[d]!.drainTold() { out.append((d, decision)) }
+        }
+        return out
     }
 
     /// Returns every planner's reports (device, report) and forgets them.

@@ -83,17 +83,44 @@ public protocol GestureRecognizer: BitwiseCopyable, Hashable, Sendable {
     static func claimFloor(_ parameters: Parameters) -> ClaimFloor
 }
 
-/// The earliest a recognizer can claim (`GestureRecognizer.claimFloor`).
+/// The earliest a recognizer can claim (`GestureRecognizer.claimFloor`), and with what: how
+/// many fingers at the fewest, and where they must land. Pass-through holds a contact only for
+/// a consuming recognizer that could take it (docs/live.md#pass-through): one landing outside
+/// its `zone`, or alone when it needs fingers landing together, is not held for it.
 public struct ClaimFloor: Hashable, Sendable {
     /// After its (first) contact lands.
     public var time: Interval
     /// mm one of its contacts moved from where it landed.
     public var distance: Double
-    public init(time: Interval = .zero, distance: Double = 0) {
+    /// The fewest fingers it claims with (1: any touch may become it).
+    public var fingers: Int
+    /// Where a contact must land to be one of its own (an edge swipe's watched edges); nil:
+    /// anywhere. The graph gives such a recognizer only its own contacts (docs/gestures.md,
+    /// "Contacts a recognizer takes").
+    public var zone: LandingZone?
+    public init(time: Interval = .zero, distance: Double = 0, fingers: Int = 1, zone: LandingZone? = nil) {
         self.time = time
         self.distance = distance
+        self.fingers = max(1, fingers)
+        self.zone = zone
     }
     public static let immediate = ClaimFloor()
+}
+
+/// Where a contact may land to be a recognizer's: within `margin` mm of one of `edges`.
+public struct LandingZone: Hashable, Sendable {
+    public var edges: ScreenEdges
+    public var margin: Double
+    public init(edges: ScreenEdges, margin: Double) {
+        self.edges = edges
+        self.margin = margin
+    }
+
+    /// Whether a contact landing at `p` on `surface` lands in the zone (as the edge swipe's
+    /// own test: the nearest watched edge within the margin).
+    @inline(__always) public func contains(_ p: Point, on surface: Size) -> Bool {
+        EdgeSwipeMeasure.nearestEdge(p, on: surface, among: edges).1 <= margin
+    }
 }
 
 extension GestureRecognizer {

@@ -22,6 +22,8 @@ public struct ReplayDriver: Sendable {
     public mutating func feed(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         var frame = frame
         if let last = time, frame.time < last { frame.time = last }
+        // Each step's decisions are its own: an observer reads them after it (PassThroughSet).
+        if graph.tellsDecisions { graph.clearDecisions() }
         // `process` fires the deadlines before the frame first. A frame that holds a palm is
         // filtered first (docs/gestures.md#palms): one flag test a frame, here rather than in
         // the graph's per-frame path.
@@ -31,6 +33,7 @@ public struct ReplayDriver: Sendable {
 
     /// Moves virtual time to `time` without a frame, firing the deadlines up to it.
     public mutating func advance(to time: Timestamp, emit: (GestureEvent) -> Void) {
+        if graph.tellsDecisions { graph.clearDecisions() }
         graph.advance(to: time, emit: emit)
         if self.time == nil || self.time! < time { self.time = time }
     }

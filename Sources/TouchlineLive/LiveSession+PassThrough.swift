@@ -124,10 +124,7 @@ extension LiveSession {
             if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
                 set.advance(&pipeline, to: event.time, emit: { e in emit(e) }, output: send)
             }
-            let completed = pipeline.feed(device: index, event) { e in
-                emit(e)
-                set.note(e)
-            }
+            let completed = pipeline.feed(device: index, event, emit: emit)
             if completed { set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send) }
         }
     }

@@ -86,10 +86,7 @@ extension Replay {
                 if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
                     set.advance(&replay, to: event.time, emit: write, output: send)
                 }
-                let completed = replay.feed(device: index, event) { e in
-                    write(e)
-                    set.note(e)
-                }
+                let completed = replay.feed(device: index, event, emit: write)
                 if completed { set.frame(device: index, replay.assembledFrame(of: index), replay, output: send) }
                 reports()
             }

@@ -22,6 +22,9 @@ import TouchlineTesting
         var gestures: [String] = []
         var reports: [String] = []
         var counters = PassThroughCounters()
+        /// Step by step: the arena's decisions the planner was told (`0.010000 told pan won
+        /// c0`), then the clone frames it wrote in that step.
+        var timeline: [String] = []
     }
 
     /// The script's frames through a pipeline and its pass-through planner, as replay and the
@@ -36,19 +39,34 @@ import TouchlineTesting
         pipeline.start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "script")), transform: nil,
                        surface: surface, driver: try ReplayDriver(configuration: configuration, surface: surface))
         var set = PassThroughSet(bound: bound, keepsReports: keepsReports)
+        set.keepsDecisions = true
         set.start(device: 0, graph: pipeline.graph(of: 0)!, slotCount: slots)
         var run = Run()
+        var step: [String] = []
         func gesture(_ e: GestureEvent) { if e.gesture != .explain { run.gestures.append(e.logLine) } }
-        func clone(_ device: Int, _ f: PassThroughFrame) { if let l = line(f) { run.clone.append(l) } }
+        func clone(_ device: Int, _ f: PassThroughFrame) {
+            guard let l = line(f) else { return }
+            run.clone.append(l)
+            step.append(l)
+        }
+        // After each call of the set: what its planner was told, then what it wrote.
+        func told() {
+            for (_, d) in set.drainTold() {
+                run.timeline.append("\(d.time) told \(configuration.recognizers[d.recognizer].name) \(d.verdict)"
+                    + (d.contacts.count == 0 ? "" : " " + d.contacts.map { $0.description }.joined(separator: ",")))
+            }
+            run.timeline += step
+            step = []
+        }
         for frame in script.frames {
             set.advance(&pipeline, to: frame.time, emit: gesture, output: clone)
-            pipeline.feed(device: 0, frame: frame) { e in
-                gesture(e)
-                set.note(e)
-            }
+            told()
+            pipeline.feed(device: 0, frame: frame, emit: gesture)
             set.frame(device: 0, frame, pipeline, output: clone)
+            told()
         }
         if !stopped { set.advance(&pipeline, to: nil, emit: gesture, output: clone) }
+        told()
         pipeline.finish { gesture($0) }
         set.finish(device: 0, at: script.time, output: clone)
         run.reports = set.drainReports().map { r in
@@ -211,10 +229,12 @@ import TouchlineTesting
         #expect(run.reports == ["0.080000 c0 dropped held=80ms d=0.0", "0.080000 c1 dropped held=80ms d=0.0"])
     }
 
-    /// A consuming two-finger tap that wins after the hold bound released its first finger:
-    /// that finger is the app's now and goes on to its lift on the clone; the second, held,
-    /// is dropped. The clone's slots stay balanced.
-    @Test func aConsumingWinAfterTheBoundReleasedOneFingerKeepsTheClonesSlotsBalanced() throws {
+    /// A consuming two-finger tap that wins after its first finger was released (the join
+    /// window, 120 ms, passed with no second finger: the tap could not take it as a two-finger
+    /// one landing together; main held it to the hold bound, 150 ms): that finger is the app's
+    /// now and goes on to its lift on the clone; the second, held, is dropped. The clone's
+    /// slots stay balanced.
+    @Test func aConsumingWinAfterOneFingerWasReleasedKeepsTheClonesSlotsBalanced() throws {
         var script = TouchScript()
         script.down(0, at: Point(x: 90, y: 60))
         script.wait(160)
@@ -224,10 +244,10 @@ import TouchlineTesting
         let run = try Self.run(script, Self.twoFingerTap)
         #expect(run.gestures == ["0.200000 tap recognized [twoFingerTap] f2 (100.00,60.00) count=1"])
         #expect(run.clone == [
-            "0.150000 s0#0 began (90.00,60.00)",
+            "0.120000 s0#0 began (90.00,60.00)",
             "0.200000 s0#0 ended (90.00,60.00)",
         ])
-        #expect(run.reports == ["0.150000 c0 bound held=150ms d=0.0", "0.200000 c1 dropped held=40ms d=0.0"])
+        #expect(run.reports == ["0.120000 c0 released held=120ms d=0.0", "0.200000 c1 dropped held=40ms d=0.0"])
         Self.expectBalanced(run.clone)
     }
 
@@ -460,6 +480,150 @@ import TouchlineTesting
         #expect(run.counters.holds.count == 1000)
         #expect(run.counters.summary == "0 contacts sent at once, 1000 released, 0 released by the hold bound, 0 dropped; held p50 20.0 ms, max 20.0 ms; 0 waited for a free clone slot")
         #expect(run.clone.count == 2000)
+    }
+
+    /// Issue 31, item 2: per contact, not per target. A consumed left edge swipe, and a second
+    /// finger landing mid-screen 0.17 s into it that drags for 2 s. No consuming recognizer can
+    /// take that finger (it landed outside the edge swipe's zone), so every frame of it reaches
+    /// the clone as it comes, in a slot of its own; the edge swipe follows only the finger that
+    /// started it and ends at that finger's lift, and the drag becomes a pan there (a new
+    /// round for the finger still down). On bead128 the drag was dropped whole (the planner
+    /// asked the target's arena, which the edge swipe had won) and the edge swipe adopted it,
+    /// reporting a left `edgeSwipe` for 2 s after the edge finger lifted.
+    @Test func aFingerLandingMidScreenDuringAConsumedEdgeSwipeReachesTheCloneWhole() throws {
+        var script = TouchScript(rate: 20)
+        script.down(0, at: Point(x: 1, y: 60))
+        script.move(0, to: Point(x: 17, y: 60), over: 100)
+        script.wait(70)
+        script.down(1, at: Point(x: 100, y: 40))
+        script.move([(0, Point(x: 27, y: 60)), (1, Point(x: 100, y: 45))], over: 100)
+        script.up(0)
+        script.move(1, to: Point(x: 100, y: 100), over: 1900)
+        script.up(1)
+        let run = try Self.run(script, Self.kiosk(edges: "edges = [\"left\"]"))
+        // The drag's own frames, at their own times: the whole clone output.
+        let drag = script.frames.compactMap { f -> String? in
+            guard let c = f.contacts.first(where: { $0.id == ContactID(1) && $0.phase != .stationary }) else { return nil }
+            return "\(f.time) s0#0 \(c.phase) (\(formatFixed(c.position.x, decimals: 2)),\(formatFixed(c.position.y, decimals: 2)))"
+        }
+        #expect(drag.count == 42 && drag.first == "0.170000 s0#0 began (100.00,40.00)" && drag.last == "2.170000 s0#0 ended (100.00,100.00)")
+        #expect(run.clone == drag)
+        #expect(run.reports == ["0.050000 c0 dropped held=50ms d=8.0", "0.170000 c1 forwarded held=0ms d=0.0"])
+        // The edge swipe: its own finger only (f1), ended at that finger's lift (0.27 s).
+        let edge = run.gestures.filter { $0.contains("edgeSwipe") }.map { $0.split(separator: " ")[0...4].joined(separator: " ") }
+        #expect(edge == [
+            "0.050000 edgeSwipe began f1 (9.00,60.00)",
+            "0.100000 edgeSwipe changed f1 (17.00,60.00)",
+            "0.220000 edgeSwipe changed f1 (22.00,60.00)",
+            "0.270000 edgeSwipe changed f1 (27.00,60.00)",
+            "0.270000 edgeSwipe ended f1 (27.00,60.00)",
+        ])
+        #expect(run.gestures.filter { $0.contains(" pan ") }.first?.hasPrefix("0.420000 pan began f1") == true, "\(run.gestures)")
+        Self.expectBalanced(run.clone)
+    }
+
+    /// The arena tells the planner its decisions (issue 31, "decisions told"): two consuming
+    /// recognizers (a left edge swipe `menu` and a `doubleTap`) and a non-consuming `pan`
+    /// compete, and the planner hears each decision as the arena makes it, then writes. A drag
+    /// mid-screen: the menu cannot take it (outside its zone) and is out at its first frame;
+    /// the double tap could, so it is held, and released with its held frames when the double
+    /// tap is out; the pan's win changes nothing for the clone. A swipe from the left edge:
+    /// held for both, dropped when the menu wins it. Step by step, the whole timeline.
+    @Test func thePlannerIsToldEachDecisionOfTheArena() throws {
+        let configuration = try GraphConfiguration.parse(toml: """
+            [[recognizer]]
+            name = "menu"
+            kind = "edgeSwipe"
+            edges = ["left"]
+            consume = true
+
+            [[recognizer]]
+            name = "doubleTap"
+            kind = "tap"
+            taps = 2
+            consume = true
+
+            [[recognizer]]
+            name = "pan"
+            kind = "pan"
+            """, file: "kiosk.toml")
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 100, y: 60))
+        script.move(0, to: Point(x: 110, y: 60), over: 30)
+        script.up(0)
+        script.wait(100)
+        script.down(1, at: Point(x: 2, y: 60))
+        script.move(1, to: Point(x: 12, y: 60), over: 20)
+        script.up(1)
+        let run = try Self.run(script, configuration)
+        #expect(run.timeline == [
+            "0.000000 told menu possible",
+            "0.000000 told doubleTap possible",
+            "0.000000 told pan possible",
+            "0.000000 told menu out",
+            "0.010000 told doubleTap out",
+            "0.010000 told pan won c0",
+            "0.010000 s0#0 began (100.00,60.00)",
+            "0.010000 s0#0 moved (103.33,60.00)",
+            "0.020000 s0#0 moved (106.67,60.00)",
+            "0.030000 s0#0 moved (110.00,60.00)",
+            "0.030000 told pan out",
+            "0.030000 s0#0 ended (110.00,60.00)",
+            "0.130000 told menu possible",
+            "0.130000 told doubleTap possible",
+            "0.130000 told pan possible",
+            "0.140000 told menu won c1",
+            "0.140000 told doubleTap out",
+            "0.140000 told pan out",
+            "0.150000 told menu out",
+        ])
+        #expect(run.reports == ["0.010000 c0 released held=10ms d=3.3", "0.140000 c1 dropped held=10ms d=5.0"])
+        Self.expectBalanced(run.clone)
+    }
+
+    /// Issue 31, item 3(b): fingers that must land together. A consuming three-finger long
+    /// press (with its own hold, 600 ms, so that it can decide at 500 ms) holds a lone finger
+    /// only for the join window (120 ms): past it, with no other finger landed within the
+    /// window, the press cannot take that finger, and it is released with its held frames
+    /// (main held it to its lift, 300 ms: its whole touch). Three fingers landing within the window
+    /// are held until the press wins them: dropped, the clone never sees them.
+    @Test func aManyFingerConsumerHoldsALoneFingerOnlyForTheJoinWindow() throws {
+        let configuration = try GraphConfiguration.parse(toml: """
+            [[recognizer]]
+            name = "threeFingerPress"
+            kind = "longPress"
+            fingers = 3
+            consume = true
+            hold = "600ms"
+
+            [[recognizer]]
+            kind = "tap"
+            """, file: "kiosk.toml")
+        var script = TouchScript(rate: 100)
+        script.down(0, at: Point(x: 100, y: 60))
+        script.wait(300)
+        script.up(0)
+        script.wait(200)
+        script.down(1, at: Point(x: 80, y: 60))
+        script.wait(30)
+        script.down(2, at: Point(x: 100, y: 60))
+        script.wait(30)
+        script.down(3, at: Point(x: 120, y: 60))
+        script.wait(600)
+        script.up([1, 2, 3])
+        let run = try Self.run(script, configuration)
+        #expect(run.clone == [
+            "0.120000 s0#0 began (100.00,60.00)",
+            "0.300000 s0#0 ended (100.00,60.00)",
+        ])
+        #expect(run.reports == [
+            "0.120000 c0 released held=120ms d=0.0",
+            "1.000000 c1 dropped held=500ms d=0.0",
+            "1.000000 c2 dropped held=470ms d=0.0",
+            "1.000000 c3 dropped held=440ms d=0.0",
+        ])
+        #expect(run.gestures.contains { $0.hasPrefix("1.000000 longPress began [threeFingerPress] f3") }, "\(run.gestures)")
+        Self.expectBalanced(run.clone)
     }
 
     /// Frames of (slot, tracking id, phase, x, y in device units) through a clone encoder of

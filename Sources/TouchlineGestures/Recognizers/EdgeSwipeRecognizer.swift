@@ -11,8 +11,12 @@ public struct EdgeSwipeRecognizer: ContinuousKind {
     public init(machine: ContinuousRecognizer<EdgeSwipeMeasure>) { self.machine = machine }
 
     public var surface: Size { machine.parameters.surface }
-    /// It claims once its contacts moved `slop` inward.
-    public static func claimFloor(_ p: EdgeSwipeParameters) -> ClaimFloor { ClaimFloor(distance: p.slop) }
+    /// It claims once its contacts moved `slop` inward, and takes only contacts landing within
+    /// `margin` of an edge it watches: a finger landing mid-screen during an edge swipe is not
+    /// its own (not adopted, not held for it: docs/live.md#pass-through).
+    public static func claimFloor(_ p: EdgeSwipeParameters) -> ClaimFloor {
+        ClaimFloor(distance: p.slop, zone: LandingZone(edges: p.edges, margin: p.margin))
+    }
 }
 
 /// The edge the first contact landed near, and the pan's motion from there.

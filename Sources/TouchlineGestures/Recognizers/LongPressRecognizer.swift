@@ -178,8 +178,8 @@ extension LongPressRecognizer: GestureRecognizer {
         .distance("slop", \.slop, pen: Thresholds.penPressSlop),
     ]
     public init(parameters: LongPressParameters, surface: Size) { self.init(parameters: parameters) }
-    /// It claims when its fingers were held `minimumDuration`.
-    public static func claimFloor(_ p: LongPressParameters) -> ClaimFloor { ClaimFloor(time: p.minimumDuration) }
+    /// It claims when its fingers (`fingers` of them, when set) were held `minimumDuration`.
+    public static func claimFloor(_ p: LongPressParameters) -> ClaimFloor { ClaimFloor(time: p.minimumDuration, fingers: p.fingers) }
     public var stateName: StaticString { state.name }
 
     /// A press in progress follows its contacts: the per-frame fast path (the same transition

@@ -9,7 +9,7 @@ public struct PanRecognizer: ContinuousKind {
     public var machine: ContinuousRecognizer<PanMeasure>
     public init(machine: ContinuousRecognizer<PanMeasure>) { self.machine = machine }
     /// It claims once its contacts' centroid moved `slop`.
-    public static func claimFloor(_ p: PanParameters) -> ClaimFloor { ClaimFloor(distance: p.slop) }
+    public static func claimFloor(_ p: PanParameters) -> ClaimFloor { ClaimFloor(distance: p.slop, fingers: p.minimumFingers) }
 }
 
 /// The centroid's translation since the first contact down and its velocity; the edge swipe

@@ -9,6 +9,8 @@ public struct PinchRecognizer: ContinuousKind {
     public static var readsRotation: Bool { false }
     public var machine: ContinuousRecognizer<PinchMeasure>
     public init(machine: ContinuousRecognizer<PinchMeasure>) { self.machine = machine }
+    /// Two fingers at the fewest.
+    public static func claimFloor(_ p: PinchParameters) -> ClaimFloor { ClaimFloor(fingers: 2) }
 }
 
 public struct PinchMeasure: ContinuousGesture {

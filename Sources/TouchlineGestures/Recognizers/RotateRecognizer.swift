@@ -8,6 +8,8 @@ public struct RotateRecognizer: ContinuousKind {
     public init(machine: ContinuousRecognizer<RotateMeasure>) { self.machine = machine }
     /// The only kind that reads `rotationDelta`: the other kinds' frames skip its atan2.
     public static var readsRotation: Bool { true }
+    /// Two fingers at the fewest.
+    public static func claimFloor(_ p: RotateParameters) -> ClaimFloor { ClaimFloor(fingers: 2) }
 }
 
 public struct RotateMeasure: ContinuousGesture {

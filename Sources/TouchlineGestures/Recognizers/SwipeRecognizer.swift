@@ -159,7 +159,7 @@ extension SwipeRecognizer: GestureRecognizer {
     public static var defaultParameters: SwipeParameters { SwipeParameters() }
     /// It claims at its lift after its fingers' centroid moved `minimumDistance`, so one of
     /// them moved that far.
-    public static func claimFloor(_ p: SwipeParameters) -> ClaimFloor { ClaimFloor(distance: p.minimumDistance) }
+    public static func claimFloor(_ p: SwipeParameters) -> ClaimFloor { ClaimFloor(distance: p.minimumDistance, fingers: p.fingers) }
     public static let parameters: [RecognizerParameter<SwipeParameters>] = [
         .fingers("fingers", anyAllowed: true, \.fingers),
         .distance("minimumDistance", \.minimumDistance),

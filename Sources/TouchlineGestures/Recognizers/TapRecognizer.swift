@@ -208,6 +208,8 @@ public struct TapParameters: BitwiseCopyable, Hashable, Sendable {
 extension TapRecognizer: GestureRecognizer {
     public static let gesture = GestureKind("tap")
     public static var eventFields: [any GestureFields.Type] { [TapFields.self] }
+    /// It may claim at once (a tap at its lift), with `fingers` fingers when set.
+    public static func claimFloor(_ p: TapParameters) -> ClaimFloor { ClaimFloor(fingers: p.fingers) }
     public static var phases: [GesturePhase] { GesturePhase.discrete }
     public static var defaultParameters: TapParameters { TapParameters() }
     public static let parameters: [RecognizerParameter<TapParameters>] = [

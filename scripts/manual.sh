@@ -1,0 +1,49 @@
+#!/bin/sh
+# Writes touchline's manual pages into DIR, gzipped: touchline.1.gz and one page per subcommand
+# (touchline.daemon.1.gz, …: `man touchline.daemon`), generated from the command definitions
+# of the BINARY given, so that they cannot drift from it. scripts/install.sh (and through it
+# scripts/package-deb.sh) runs this on the binary it installs.
+#
+#   scripts/manual.sh BINARY DIR
+#
+# The generator is swift-argument-parser's own `generate-manual` (the tool its GenerateManual
+# plugin runs: `swift package plugin generate-manual` builds every product of the package
+# first, then runs it on the build's executable; here it runs on the binary being installed,
+# which may be another build). It is built once from the package's resolved
+# swift-argument-parser, the version linked into touchline, into .build-manual/ (about a
+# minute; then reused). The pages' date is the last commit's (SOURCE_DATE_EPOCH if set), so
+# the same tree gives the same bytes.
+set -eu
+[ $# = 2 ] || { echo "usage: $0 BINARY DIR" >&2; exit 64; }
+binary=$1
+out=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
+[ -d "$out" ] || { echo "$0: $out is not a directory" >&2; exit 66; }
+scratch=$root/.build-manual
+tool=$scratch/tool/debug/generate-manual
+if [ ! -x "$tool" ]; then
+    (cd "$root" && swift package --scratch-path "$scratch" resolve >/dev/null)
+    parser=$scratch/checkouts/swift-argument-parser
+    [ -f "$parser/Package.swift" ] || { echo "$0: no swift-argument-parser checkout in $scratch/checkouts" >&2; exit 69; }
+    swift build --package-path "$parser" --scratch-path "$scratch/tool" --product generate-manual 2>&1 | tail -n 3
+    [ -x "$tool" ] || { echo "$0: building generate-manual failed" >&2; exit 70; }
+fi
+if [ -n "${SOURCE_DATE_EPOCH:-}" ]; then
+    date=$(date -u -d "@$SOURCE_DATE_EPOCH" +%Y-%m-%d)
+else
+    date=$(git -C "$root" log -1 --format=%cs 2>/dev/null || date -u +%Y-%m-%d)
+fi
+pages=$(mktemp -d)
+trap 'rm -rf "$pages"' EXIT
+"$tool" "$binary" --multi-page --date "$date" --output-directory "$pages"
+count=0
+for page in "$pages"/*.1; do
+    name=$(basename "$page")
+    # -n: no name or time in the gzip header (reproducible, as Debian asks).
+    gzip -9n < "$page" > "$out/$name.gz"
+    chmod 0644 "$out/$name.gz"
+    count=$((count + 1))
+done
+[ "$count" -gt 1 ] || { echo "$0: generate-manual wrote $count page(s)" >&2; exit 70; }
+echo "manual: $count pages in $out"

@@ -36,12 +36,24 @@ else
 fi
 pages=$(mktemp -d)
 trap 'rm -rf "$pages"' EXIT
-"$tool" "$binary" --multi-page --date "$date" --output-directory "$pages"
+# generate-manual keeps only ASCII (its escaping drops every other character, so "would run …"
+# became "would run "): the help it reads passes through a wrapper that spells the few others
+# out. The wrapper is what it runs with --experimental-dump-help.
+binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+cat > "$pages/touchline" <<WRAPPER
+#!/bin/sh
+"$binary" "\$@" | sed -e 's/…/.../g' -e 's/µs/us/g' -e 's/×/x/g' -e 's/→/->/g' -e 's/°/ degrees/g'
+WRAPPER
+chmod 0755 "$pages/touchline"
+mkdir "$pages/out"
+"$tool" "$pages/touchline" --multi-page --date "$date" --output-directory "$pages/out"
 count=0
-for page in "$pages"/*.1; do
+for page in "$pages"/out/*.1; do
     name=$(basename "$page")
-    # -n: no name or time in the gzip header (reproducible, as Debian asks).
-    gzip -9n < "$page" > "$out/$name.gz"
+    # A discussion's blank line between paragraphs is an error to mdoc ("Empty input line"):
+    # .Pp is its paragraph break. -n: no name or time in the gzip header (reproducible, as
+    # Debian asks).
+    sed 's/^$/.Pp/' "$page" | gzip -9n > "$out/$name.gz"
     chmod 0644 "$out/$name.gz"
     count=$((count + 1))
 done

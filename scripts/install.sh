@@ -136,7 +136,8 @@ for f in $examples; do install -m 0644 "$root/packaging/examples/$f" "$destdir$d
 # Completions and manual pages, made from the installed binary's own command definitions
 # (swift-argument-parser), never from a copy kept in the repository: they cannot drift.
 install -d "$destdir$bashdir" "$destdir$zshdir" "$destdir$fishdir"
-"$destdir$bindir/touchline" --generate-completion-script bash > "$destdir$bashdir/touchline"
+# bash-completion sources its files: the generated script's #!/bin/bash line is dropped.
+"$destdir$bindir/touchline" --generate-completion-script bash | sed '1{/^#!/d}' > "$destdir$bashdir/touchline"
 "$destdir$bindir/touchline" --generate-completion-script zsh > "$destdir$zshdir/_touchline"
 "$destdir$bindir/touchline" --generate-completion-script fish > "$destdir$fishdir/touchline.fish"
 chmod 0644 "$destdir$bashdir/touchline" "$destdir$zshdir/_touchline" "$destdir$fishdir/touchline.fish"

@@ -23,6 +23,6 @@ fi
 [ -x "$bin" ] || { echo "systemd.sh: $bin is not an executable" >&2; exit 2; }
 # The package of that binary, in .build-vm/ (a debug build's package is for this machine only).
 start=$(date +%s)
-deb=$(sh scripts/package-deb.sh --binary "$bin" --output .build-vm/deb | tail -n 1)
+deb=$(sh scripts/package-deb.sh --binary "$bin" --output .build-vm/package | tail -n 1)
 echo "systemd.sh: packaged $deb in $(($(date +%s) - start)) s"
 VM_INIT=systemd VM_TIMEOUT=${VM_TIMEOUT:-600} exec scripts/vm/run.sh scripts/vm/systemd-checks.sh "$deb"

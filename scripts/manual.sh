@@ -51,9 +51,18 @@ count=0
 for page in "$pages"/out/*.1; do
     name=$(basename "$page")
     # A discussion's blank line between paragraphs is an error to mdoc ("Empty input line"):
-    # .Pp is its paragraph break. -n: no name or time in the gzip header (reproducible, as
-    # Debian asks).
-    sed 's/^$/.Pp/' "$page" | gzip -9n > "$out/$name.gz"
+    # .Pp is its paragraph break. A subcommand's NAME, `.Nm "touchline daemon"`, is one that
+    # man-db's lexgrog cannot parse (so apropos never lists the page; lintian:
+    # bad-whatis-entry): NAME says the page's name, touchline.daemon (as git-commit(1) does),
+    # and SYNOPSIS the command as typed, `touchline daemon`. -n: no name or time in the gzip
+    # header (reproducible, as Debian asks).
+    awk '
+        /^\.Sh NAME$/ { print; getline
+            if ($0 ~ /^\.Nm ".* .*"$/) { typed = substr($0, 5); title = typed; gsub(/"/, "", title); gsub(/ /, ".", title); print ".Nm " title; next } }
+        /^\.Sh SYNOPSIS$/ { print; getline
+            if ($0 == ".Nm" && typed != "") { print ".Nm " typed; next } }
+        /^$/ { print ".Pp"; next }
+        { print }' "$page" | gzip -9n > "$out/$name.gz"
     chmod 0644 "$out/$name.gz"
     count=$((count + 1))
 done

@@ -25,4 +25,4 @@ fi
 start=$(date +%s)
 deb=$(sh scripts/package-deb.sh --binary "$bin" --output .build-vm/package | tail -n 1)
 echo "systemd.sh: packaged $deb in $(($(date +%s) - start)) s"
-VM_INIT=systemd VM_TIMEOUT=${VM_TIMEOUT:-600} exec scripts/vm/run.sh scripts/vm/systemd-checks.sh "$deb"
+VM_INIT=systemd VM_TIMEOUT=${VM_TIMEOUT:-900} exec scripts/vm/run.sh scripts/vm/systemd-checks.sh "$deb"

@@ -169,6 +169,13 @@ def gestures():
     s.up("a", "b", "c"); s.wait(300)
     out["three-finger-swipe-up"] = ("three fingers 20 mm apart stroke 50 mm up in 150 ms", s)
 
+    s = Script(16)
+    s.wait(40); s.down(a=(70.0, 110.0), b=(90.0, 110.0), c=(110.0, 110.0), d=(130.0, 110.0))
+    s.move(150, a=line((70.0, 110.0), (70.0, 60.0)), b=line((90.0, 110.0), (90.0, 60.0)), c=line((110.0, 110.0), (110.0, 60.0)),
+           d=line((130.0, 110.0), (130.0, 60.0)))
+    s.up("a", "b", "c", "d"); s.wait(300)
+    out["four-finger-swipe-up"] = ("four fingers 20 mm apart stroke 50 mm up in 150 ms", s)
+
     s = Script(8)
     s.wait(40); s.down(a=(1.5, 60.0)); s.move(300, a=lambda k: (1.5 + 60.0 * ease(k), 60.0 + 4.0 * k)); s.up("a"); s.wait(200)
     out["edge-swipe-left"] = ("one finger starts 1.5 mm from the left edge and moves 60 mm inward", s)

@@ -1,14 +1,18 @@
 #!/bin/sh
 # Installs touchline, its systemd units (the system service and the user-session one), its udev
 # rule and the opt-in uinput rule (inactive: 70-touchline-uinput.rules.disabled), an inert daemon
-# config with examples beside the docs (packaging/README.md). Never overwrites an existing
-# /etc/touchline/daemon.toml.
+# config with examples beside the docs, the manual pages (`man touchline`, one per subcommand)
+# and bash/zsh/fish completions, both generated here from the binary installed, so that they
+# cannot drift from its commands (packaging/README.md). Never overwrites an existing
+# /etc/touchline/daemon.toml. scripts/package-deb.sh builds the Debian package from it.
 #
-#   scripts/install.sh [--prefix /usr/local] [--destdir DIR] [--binary PATH] [--uninstall]
+#   scripts/install.sh [--prefix /usr/local] [--destdir DIR] [--binary PATH] [--no-man] [--uninstall]
 #
 # --destdir DIR   install under DIR (packaging, tests): no user is created, no systemctl/udevadm run
 # --binary PATH   install this binary instead of building one (`swift build -c release
 #                 --static-swift-stdlib`)
+# --no-man        no manual pages (their generator, scripts/manual.sh, builds a tool once: the
+#                 tests skip it; the package and the VM test do not)
 # --uninstall     remove what this script installs; /etc/touchline/daemon.toml stays
 set -eu
 
@@ -16,7 +20,8 @@ prefix=/usr/local
 destdir=
 binary=
 uninstall=0
-usage() { echo "usage: $0 [--prefix DIR] [--destdir DIR] [--binary PATH] [--uninstall]" >&2; exit 64; }
+man=1
+usage() { echo "usage: $0 [--prefix DIR] [--destdir DIR] [--binary PATH] [--no-man] [--uninstall]" >&2; exit 64; }
 while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
@@ -26,7 +31,8 @@ while [ $# -gt 0 ]; do
         --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
         --binary=*) binary=${1#*=}; shift ;;
         --uninstall) uninstall=1; shift ;;
-        -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+        --no-man) man=0; shift ;;
+        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
         *) echo "$0: unknown argument: $1" >&2; usage ;;
     esac
 done
@@ -43,8 +49,14 @@ case "$prefix" in
     /usr/local) unitdir=/usr/local/lib/systemd/system; userunitdir=/usr/local/lib/systemd/user; rulesdir=/etc/udev/rules.d ;;
     *) unitdir=/etc/systemd/system; userunitdir=/etc/systemd/user; rulesdir=/etc/udev/rules.d ;;
 esac
-examples="kiosk.toml desktop-shortcuts.toml"
-docs="live.md config.md events.md"
+examples="kiosk.toml kiosk-menu.toml kiosk-menu.sh desktop-shortcuts.toml"
+docs="live.md config.md events.md gestures.md tuning.md labels.md quickstart-kiosk.md quickstart-desktop.md"
+mandir=$prefix/share/man/man1
+# Completions where each shell looks for a package's (bash-completion and fish also search
+# /usr/local/share; Debian's zsh reads vendor-completions under /usr, site-functions elsewhere).
+bashdir=$prefix/share/bash-completion/completions
+fishdir=$prefix/share/fish/vendor_completions.d
+case "$prefix" in /usr) zshdir=$prefix/share/zsh/vendor-completions ;; *) zshdir=$prefix/share/zsh/site-functions ;; esac
 confdir=/etc/touchline
 live=0
 [ -z "$destdir" ] && [ "$(id -u)" = 0 ] && live=1
@@ -62,6 +74,8 @@ if [ "$uninstall" = 1 ]; then
     for f in $docs; do rm -f "$destdir$docdir/$f"; done
     for f in $examples; do rm -f "$destdir$docdir/examples/$f"; done
     rmdir "$destdir$docdir/examples" "$destdir$docdir" 2>/dev/null || true
+    rm -f "$destdir$mandir"/touchline.1.gz "$destdir$mandir"/touchline.*.1.gz "$destdir$bashdir/touchline" \
+        "$destdir$zshdir/_touchline" "$destdir$fishdir/touchline.fish"
     if [ -f "$destdir/etc/udev/rules.d/70-touchline-uinput.rules" ]; then
         echo "kept $destdir/etc/udev/rules.d/70-touchline-uinput.rules (the uinput rule you enabled); remove it by hand if you want"
     fi
@@ -118,6 +132,20 @@ install -m 0644 "$root/packaging/README.md" "$destdir$docdir/packaging.md"
 # The docs the installed config and units cite, and the examples it points to.
 for f in $docs; do install -m 0644 "$root/docs/$f" "$destdir$docdir/$f"; done
 for f in $examples; do install -m 0644 "$root/packaging/examples/$f" "$destdir$docdir/examples/$f"; done
+
+# Completions and manual pages, made from the installed binary's own command definitions
+# (swift-argument-parser), never from a copy kept in the repository: they cannot drift.
+install -d "$destdir$bashdir" "$destdir$zshdir" "$destdir$fishdir"
+# bash-completion sources its files: the generated script's #!/bin/bash line is dropped.
+"$destdir$bindir/touchline" --generate-completion-script bash | sed '1{/^#!/d}' > "$destdir$bashdir/touchline"
+"$destdir$bindir/touchline" --generate-completion-script zsh > "$destdir$zshdir/_touchline"
+"$destdir$bindir/touchline" --generate-completion-script fish > "$destdir$fishdir/touchline.fish"
+chmod 0644 "$destdir$bashdir/touchline" "$destdir$zshdir/_touchline" "$destdir$fishdir/touchline.fish"
+if [ "$man" = 1 ]; then
+    install -d "$destdir$mandir"
+    rm -f "$destdir$mandir"/touchline.1.gz "$destdir$mandir"/touchline.*.1.gz
+    sh "$root/scripts/manual.sh" "$destdir$bindir/touchline" "$destdir$mandir"
+fi
 
 if [ "$live" = 1 ]; then
     if ! getent passwd touchline >/dev/null; then

@@ -85,7 +85,9 @@ import Glibc
     @Test func installScriptIntoDestdir() throws {
         let dest = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dest) }
-        let install = try run("/bin/sh", [Self.script, "--destdir", dest.path, "--prefix", "/opt/touchline", "--binary", Paths.binary.path])
+        // --no-man: the manual's generator builds a tool first (scripts/manual.sh); the package
+        // and the systemd VM test make and read the pages.
+        let install = try run("/bin/sh", [Self.script, "--destdir", dest.path, "--prefix", "/opt/touchline", "--binary", Paths.binary.path, "--no-man"])
         #expect(install.status == 0, "install.sh: \(install.stderr)")
         let root = dest.path
         let files = ["/opt/touchline/bin/touchline", "/etc/systemd/system/touchline.service", "/etc/udev/rules.d/70-touchline.rules",
@@ -93,8 +95,19 @@ import Glibc
                      "/opt/touchline/share/doc/touchline/README.md", "/etc/systemd/user/touchline-session.service",
                      "/opt/touchline/share/doc/touchline/live.md", "/opt/touchline/share/doc/touchline/config.md",
                      "/opt/touchline/share/doc/touchline/events.md", "/opt/touchline/share/doc/touchline/examples/kiosk.toml",
-                     "/etc/udev/rules.d/70-touchline-uinput.rules.disabled"]
+                     "/etc/udev/rules.d/70-touchline-uinput.rules.disabled",
+                     // Issue 35: every doc the others cite, the quick starts, the kiosk menu's example, completions.
+                     "/opt/touchline/share/doc/touchline/gestures.md", "/opt/touchline/share/doc/touchline/tuning.md",
+                     "/opt/touchline/share/doc/touchline/labels.md", "/opt/touchline/share/doc/touchline/quickstart-kiosk.md",
+                     "/opt/touchline/share/doc/touchline/quickstart-desktop.md", "/opt/touchline/share/doc/touchline/examples/kiosk-menu.toml",
+                     "/opt/touchline/share/doc/touchline/examples/kiosk-menu.sh", "/opt/touchline/share/bash-completion/completions/touchline",
+                     "/opt/touchline/share/zsh/site-functions/_touchline", "/opt/touchline/share/fish/vendor_completions.d/touchline.fish"]
         for file in files { #expect(FileManager.default.fileExists(atPath: root + file), "\(file) was not installed") }
+        // The completions are the binary's own, made at install time: they cannot drift from its commands.
+        let bash = try String(contentsOfFile: root + "/opt/touchline/share/bash-completion/completions/touchline", encoding: .utf8)
+        let generated = try touchline("--generate-completion-script", "bash").stdout
+        #expect(bash == generated.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix("#!") }.joined(separator: "\n"))
+        #expect(bash.contains("daemon") && bash.contains("--dry-run"))
         // Issue 35: the uinput rule is installed inactive (udev reads only *.rules), with its
         // risk and how to enable it; nothing enables it.
         let uinputRule = try String(contentsOfFile: root + "/etc/udev/rules.d/70-touchline-uinput.rules.disabled", encoding: .utf8)
@@ -120,7 +133,7 @@ import Glibc
 
         let config = root + "/etc/touchline/daemon.toml"
         try "# mine\nversion = 1\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let again = try run("/bin/sh", [Self.script, "--destdir", dest.path, "--prefix", "/opt/touchline", "--binary", Paths.binary.path])
+        let again = try run("/bin/sh", [Self.script, "--destdir", dest.path, "--prefix", "/opt/touchline", "--binary", Paths.binary.path, "--no-man"])
         #expect(again.status == 0, "install.sh again: \(again.stderr)")
         #expect(try String(contentsOfFile: config, encoding: .utf8) == "# mine\nversion = 1\n")
         #expect(again.stdout.contains("kept"))
@@ -247,5 +260,46 @@ import Glibc
                        "X11 tools do nothing under Wayland", "`wmctrl`", "key chord"] {
             #expect(section.contains(phrase), "docs/live.md's desktop section lacks \(phrase)")
         }
+    }
+
+    /// Issue 35, "a GUI menu from the system service": the system unit has no display and the
+    /// user unit no uinput for pass-through, so the menu opens from a `listen` client in the
+    /// kiosk's session. The shipped client (packaging/examples/kiosk-menu.sh) against the
+    /// daemon running the shipped kiosk-menu.toml on a recorded left-edge swipe: its command runs
+    /// once, and the swipe never reaches the clone (the browser). On 9b4ee5b neither existed.
+    @Test func theKioskMenuClientOpensTheMenuOnALeftEdgeSwipe() throws {
+        let dir = try ScratchDirectory()
+        defer { dir.remove() }
+        let config = Self.packaging.appendingPathComponent("examples/kiosk-menu.toml").path
+        let client = Self.packaging.appendingPathComponent("examples/kiosk-menu.sh").path
+        let recording = Paths.recordings.appendingPathComponent("edge-swipe-left.yml").path
+        let socketPath = dir.path + "/touchline.sock"
+        let opened = dir.path + "/menu-opened"
+        // --start-delay: the client connects before the swipe is played (as listen's tests do).
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--dry-run", "--source", "trace:" + recording, "--speed", "10", "--start-delay", "2", "--socket", socketPath],
+            outputIn: URL(fileURLWithPath: dir.path))
+        var ended = false
+        defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
+        let menu = try CleanProcess(
+            "/bin/sh", [client, "--once", "/bin/sh", "-c", "echo opened >> " + opened], outputIn: URL(fileURLWithPath: dir.path),
+            environment: ["TOUCHLINE=" + Paths.binary.path, "TOUCHLINE_SOCKET=" + socketPath])
+        defer { if !ended { kill(menu.pid, SIGKILL); _ = menu.wait() } }
+        #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
+        // The daemon closes its clients at the trace's end: listen, and so the client, end.
+        #expect(menu.wait()?.status == 0, "kiosk-menu.sh: \(menu.output)")
+        ended = true
+        #expect((try? String(contentsOfFile: opened, encoding: .utf8)) == "opened\n", "kiosk-menu.sh: \(menu.output)")
+        #expect(!daemon.output.contains("dry run: pass-through ("), "the consumed edge swipe reached the clone: \(daemon.output)")
+        #expect(daemon.output.contains("passed through to lines on standard error (dry run)"), "\(daemon.output)")
+    }
+
+    /// Issue 35: every command of docs/quickstart-kiosk.md and docs/quickstart-desktop.md is run
+    /// by a test: scripts/check-quickstarts.sh runs those that need no root nor device here
+    /// (and checks what the pages say they print), and finds the others in the systemd VM test.
+    @Test func everyQuickStartCommandIsRunByATest() throws {
+        let result = try run("/bin/sh", [Paths.root.appendingPathComponent("scripts/check-quickstarts.sh").path, Paths.binary.path])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("== quick starts: 0 failure(s)"), "\(result.stdout)")
     }
 }

@@ -1,9 +1,13 @@
 #!/bin/sh
-# The packaged units under systemd as PID 1 (issue 26): builds touchline on the host (debug,
-# or TOUCHLINE_CONFIG=release; or the binary given), boots the VM once with systemd as init
-# over the host's root (run.sh with VM_INIT=systemd), and runs scripts/vm/systemd-checks.sh in
-# it: scripts/install.sh, then the system service (start to READY, its user and sandbox, a
-# hotplugged touchscreen, a listening group member, reload, stop) and the user unit.
+# The Debian package under systemd as PID 1 (issues 26, 35): builds touchline on the host
+# (debug, or TOUCHLINE_CONFIG=release; or the binary given), packages it with
+# scripts/package-deb.sh --binary (its manual pages and completions generated from it), boots
+# the VM once with systemd as init over the host's root (run.sh with VM_INIT=systemd), and
+# runs scripts/vm/systemd-checks.sh in it: dpkg -i, the system service (start to READY, its
+# user and sandbox, a hotplugged touchscreen, a listening group member, reload, stop), the user
+# unit with desktop-shortcuts.toml and the opt-in uinput rule (a key chord read back), the
+# kiosk quick start (enable --now, pass-through, a tap reaching listen), then dpkg --purge (no
+# daemon, no grab, no user left).
 #   scripts/vm/systemd.sh [TOUCHLINE-BINARY]
 # Exits 0 only when every check passes (the number of failures otherwise; 124 on timeout).
 set -eu
@@ -17,4 +21,8 @@ else
     bin=$(swift build -c "$config" --show-bin-path)/touchline
 fi
 [ -x "$bin" ] || { echo "systemd.sh: $bin is not an executable" >&2; exit 2; }
-VM_INIT=systemd VM_TIMEOUT=${VM_TIMEOUT:-600} exec scripts/vm/run.sh scripts/vm/systemd-checks.sh "$bin"
+# The package of that binary, in .build-vm/ (a debug build's package is for this machine only).
+start=$(date +%s)
+deb=$(sh scripts/package-deb.sh --binary "$bin" --output .build-vm/package | tail -n 1)
+echo "systemd.sh: packaged $deb in $(($(date +%s) - start)) s"
+VM_INIT=systemd VM_TIMEOUT=${VM_TIMEOUT:-900} exec scripts/vm/run.sh scripts/vm/systemd-checks.sh "$deb"

@@ -1,0 +1,98 @@
+#!/bin/sh
+# Builds the Debian package touchline_VERSION_ARCH.deb (issue 35): what scripts/install.sh
+# installs with --prefix /usr (the release binary as install.sh builds it, both systemd units,
+# the udev rules with the uinput one inactive, the inert config, the examples, the docs, the
+# manual pages and completions generated from the binary), with the maintainer scripts of
+# packaging/debian/: they create the user and group `touchline`, reload udev and systemd and
+# leave the service disabled; removing stops it; purging removes the config, the user and the
+# group (packaging/README.md, "The Debian package").
+#
+#   scripts/package-deb.sh [--binary PATH] [--output DIR] [--lintian]
+#
+# --binary PATH  package this binary instead of building the release one (CI's VM test packages
+#                its debug build: a package for that machine only, its Swift runtime not linked in)
+# --output DIR   where the .deb goes (default .build-deb/); its path is the last line printed
+# --lintian      then check it with lintian (apt install lintian): exit 1 on any error
+#
+#   sudo apt install ./.build-deb/touchline_0.1.0_amd64.deb
+set -eu
+umask 022
+root=$(cd "$(dirname "$0")/.." && pwd)
+binary=
+out=$root/.build-deb
+lint=0
+usage() { echo "usage: $0 [--binary PATH] [--output DIR] [--lintian]" >&2; exit 64; }
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --binary) [ $# -ge 2 ] || usage; binary=$2; shift 2 ;;
+        --binary=*) binary=${1#*=}; shift ;;
+        --output) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+        --output=*) out=${1#*=}; shift ;;
+        --lintian) lint=1; shift ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+        *) echo "$0: unknown argument: $1" >&2; usage ;;
+    esac
+done
+for tool in dpkg-deb dpkg-shlibdeps; do
+    command -v $tool >/dev/null 2>&1 || { echo "$0: needs $tool (apt install dpkg-dev)" >&2; exit 69; }
+done
+if [ -z "$binary" ]; then
+    # As install.sh builds it: the Swift runtime linked in, its own scratch path.
+    (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
+    binary=$root/.build-static/release/touchline
+fi
+[ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
+binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+version=$("$binary" --version)
+arch=$(dpkg --print-architecture)
+stage=$out/touchline_${version}_$arch
+rm -rf "$stage"
+mkdir -p "$stage"
+sh "$root/scripts/install.sh" --prefix /usr --destdir "$stage" --binary "$binary" > "$out/install.log" 2>&1 \
+    || { cat "$out/install.log" >&2; echo "$0: install.sh into $stage failed" >&2; exit 1; }
+
+doc=$stage/usr/share/doc/touchline
+install -m 0644 "$root/packaging/debian/copyright" "$doc/copyright"
+# A native package's changelog (policy 12.7), gzipped without name or time.
+when=$(git -C "$root" log -1 --format=%cD 2>/dev/null || date -R)
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+printf 'touchline (%s) unstable; urgency=medium\n\n  * Built from the source repository at %s by scripts/package-deb.sh.\n\n -- Touchline maintainers <touchline@example.org>  %s\n' \
+    "$version" "$commit" "$when" | gzip -9n > "$doc/changelog.gz"
+chmod 0644 "$doc/changelog.gz"
+
+install -d "$stage/DEBIAN"
+for script in postinst prerm postrm; do
+    install -m 0755 "$root/packaging/debian/$script" "$stage/DEBIAN/$script"
+done
+# Every file under /etc is a conffile: dpkg keeps an edited daemon.toml on upgrade and asks,
+# and removes them on purge.
+(cd "$stage" && find etc -type f | sort | sed 's|^|/|') > "$stage/DEBIAN/conffiles"
+
+# The shared libraries the binary needs, with their packages' minimum versions.
+# --ignore-missing-info: a --binary debug build links the Swift runtime of the toolchain,
+# which no package provides.
+shlibs=$(mktemp -d)
+mkdir "$shlibs/debian"
+printf 'Source: touchline\n\nPackage: touchline\nArchitecture: any\n' > "$shlibs/debian/control"
+depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info -e "$stage/usr/bin/touchline" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
+rm -rf "$shlibs"
+[ -n "$depends" ] || { cat "$out/shlibdeps.log" >&2; echo "$0: dpkg-shlibdeps found no dependency" >&2; exit 1; }
+
+size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
+    "$root/packaging/debian/control.in" > "$stage/DEBIAN/control"
+(cd "$stage" && find . -path ./DEBIAN -prune -o -type f -printf '%P\n' | LC_ALL=C sort | xargs md5sum) > "$stage/DEBIAN/md5sums"
+chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles" "$stage/DEBIAN/md5sums"
+
+deb=$out/touchline_${version}_$arch.deb
+dpkg-deb --root-owner-group --build "$stage" "$deb" >/dev/null
+echo "package: $(du -h "$deb" | cut -f1) with $(grep -c . "$stage/DEBIAN/md5sums") files; Depends: $depends, adduser, init-system-helpers"
+if [ "$lint" = 1 ]; then
+    command -v lintian >/dev/null 2>&1 || { echo "$0: --lintian needs lintian (apt install lintian)" >&2; exit 69; }
+    lintian --fail-on error --display-info "$deb" || { echo "$0: lintian found errors in $deb" >&2; exit 1; }
+    echo "lintian: no error"
+fi
+echo "$deb"

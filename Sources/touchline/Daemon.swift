@@ -205,6 +205,9 @@ struct Daemon: ParsableCommand {
         Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         session.explain = explain
         session.clientTargets = server.clientTargets
+        // `touchline view`'s frames go only to clients that subscribe with "view" (docs/view.md).
+        session.viewTap = server.viewTap
+        sink.explainsForAll = explain
         try session.start(&source)
         try drop?.apply()
         source.ready()

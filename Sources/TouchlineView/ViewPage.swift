@@ -170,7 +170,12 @@ th { color: var(--dim); font-weight: 500; }
       const target = topTarget(dev, c.x, c.y);
       if (!target) continue;
       for (const r of dev.recognizers) {
-        if (r.target === target.name) lane(o.device, r.name).changes.push({ t: f.t, state: "possible", reason: "contact " + c.id + " landed on " + target.name });
+        if (r.target !== target.name) continue;
+        // Fingers landing together make one "possible", not one each.
+        const changes = lane(o.device, r.name).changes;
+        const last = changes[changes.length - 1];
+        if (last && last.state === "possible" && last.t === f.t) { last.reason += ", contact " + c.id; continue; }
+        changes.push({ t: f.t, state: "possible", reason: "contact " + c.id + " landed on " + target.name });
       }
     }
     if (live) {

@@ -20,6 +20,9 @@
 //       no unsafe code, no Foundation: the socket's messages are read by Core's JSONReader;
 //       ← TouchlineConfig, TouchlineSettings: a registered target's JSON becomes the tables the
 //       settings reader reads; the daemon's actions and devices)
+//   TouchlineView (the HTTP server of `touchline view`: one page and one stream, on SwiftNIO's
+//     NIOHTTP1; no Touchline module: it serves bytes it is given, so a calibration page can reuse
+//     it; only the executable depends on it, and no pure module depends on NIO)
 //   touchline (the executable: parses, validates, wires, runs)
 //   TouchlineTestSupport (the tests' shared helpers, in Tests/; not a product)
 // docs/architecture.md's module table is checked against the targets below (ArchitectureDocTests).
@@ -43,6 +46,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `touchline view`'s HTTP server (docs/view.md says why NIO and what it costs).
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.2"),
     ],
     targets: [
         .target(name: "TouchlineConfig"),
@@ -73,11 +78,18 @@ let package = Package(
             name: "TouchlineLive",
             dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineSettings", "TouchlineInput"]
         ),
+        .target(
+            name: "TouchlineView",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "touchline",
             dependencies: [
                 "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
-                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration",
+                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration", "TouchlineView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -106,6 +118,7 @@ let package = Package(
         .testTarget(name: "TouchlineCalibrationTests", dependencies: ["TouchlineCalibration", "TouchlineCore", "TouchlineGestures"]),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),
+        .testTarget(name: "TouchlineViewTests", dependencies: ["TouchlineView"]),
         .testTarget(
             name: "TouchlineLiveTests",
             dependencies: [

@@ -38,7 +38,7 @@ extension GestureGraph {
         let event = GestureEvent(
             seq: seq, time: time, device: device, gesture: .explain, phase: phase, target: targetNames[t],
             recognizer: names[i], fingers: list.count, position: store[target: t].lastCentroid, contacts: list, detail: .explain(reason))
-        seq &+= 1
+        if explainCountsInSeq { seq &+= 1 }
         emit(event)
     }
 }

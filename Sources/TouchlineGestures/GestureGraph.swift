@@ -15,6 +15,11 @@ public struct GestureGraph: Sendable, ArenaHost {
     public var device: Int = 0
     /// Emit decision lines (`"gesture":"explain"`) alongside the gesture events.
     public var explain: Bool = false
+    /// Whether a decision line takes a `seq` of its own (`--explain`). Off, it carries the seq
+    /// the next line will have and the gesture events number as without explain: the daemon's
+    /// lines for `touchline view` alone (docs/view.md), which must not change what its other
+    /// clients receive.
+    public var explainCountsInSeq: Bool = true
 
     /// Record every state machine transition in `transitions` (principle 5: transitions are
     /// observable for free). Off by default: recording allocates.

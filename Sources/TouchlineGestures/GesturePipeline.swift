@@ -137,6 +137,15 @@ public struct GesturePipeline: Sendable {
     /// device's own view, which a pass-through clone repeats (PassThrough.swift).
     public func assembledFrame(of device: Int) -> TouchFrame { assemblers[lane[device]].frame }
 
+    /// Turns every started graph's decision lines on or off (`touchline view` following the
+    /// daemon, docs/view.md); `counted`: whether they take a seq of their own.
+    public mutating func setExplain(_ on: Bool, counted: Bool) {
+        for k in drivers.indices where drivers[k].graph.explain != on || drivers[k].graph.explainCountsInSeq != counted {
+            drivers[k].graph.explain = on
+            drivers[k].graph.explainCountsInSeq = counted
+        }
+    }
+
     // MARK: Input
 
     /// `event` at the time the pipeline processes it: relative to the input's first event with

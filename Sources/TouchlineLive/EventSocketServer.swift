@@ -60,6 +60,13 @@ public final class EventSocketServer {
     /// What clients registered (`{"register": …}`); the session merges them into its graphs
     /// (LiveSession.clientTargets).
     public let clientTargets = ClientTargets()
+    /// How many clients subscribed with `"view": true`, read by the session on the frame path
+    /// (EventSocketServer+View.swift).
+    public let viewTap = ViewTap()
+    /// Each open device's `{"view":"device",…}` line, sent to a viewer when it subscribes.
+    var viewDevices: [Int: [UInt8]] = [:]
+    /// One frame line, written once per frame and sent to every viewer.
+    var viewLine = JSONWriter(capacity: 1024)
 
     /// `$XDG_RUNTIME_DIR/touchline.sock` when that is set to an absolute path (the XDG spec
     /// says to ignore a relative one), else `/run/touchline.sock`.
@@ -332,8 +339,13 @@ public final class EventSocketServer {
             reply.beginArray("devices")
             for device in filter.devices.sorted() { reply.element(Double(device), decimals: 0) }
             reply.endArray()
+            if filter.view { reply.field("view", true) }
             reply.endObject()
             reply.bytes.append(contentsOf: "}}".utf8)
+            reply.newline()
+            client.deliver(reply.bytes, droppable: false)
+            subscribed(client)
+            return
         case .success(.register(let request)):
             switch clientTargets.register(request, owner: client.token) {
             case .success:
@@ -396,6 +408,7 @@ public final class EventSocketServer {
         readiness.remove(client.fd)
         UnixSocket.close(client.fd)
         clients.remove(at: i)
+        if client.filter?.view == true { countViewers() }
     }
 
     /// Removes closed clients and watches the others for what they now wait for.

@@ -67,6 +67,7 @@ extension LiveSession {
                 pipeline.replaceGraph(device: index, with: fresh.driver, transform: setup.transform, surface: setup.surface, emit: emit)
             }
             passThroughGraphChanged(index)
+            sink.viewDevice(index, surface: setup.surface, configuration: fresh.driver.graph.configuration)
             // After the old graph's last events: the names only it had are freed now.
             nameHolds[index] = fresh.names
             clientGenerations[index] = generation

@@ -118,6 +118,11 @@ public struct LiveSession {
     var nextIndex = 0
     /// Devices passed through to a clone (LiveSession+PassThrough.swift).
     var passThrough = LivePassThroughState()
+    /// The event socket's count of `touchline view` clients (docs/view.md): while it is 0 the
+    /// frame path sends no frame anywhere; nil (no socket): never.
+    public var viewTap: ViewTap?
+    /// Whether the graphs explain for the viewers alone (the session's own `explain` off).
+    var explainsForViewers = false
     /// The source's numbers are the output's (LiveSource.numbersDevices).
     var sourceNumbersDevices = false
     /// The source can pass a device through (LiveSource.grabs).
@@ -145,6 +150,7 @@ public struct LiveSession {
     public mutating func run(_ source: inout some LiveSource) throws {
         while true {
             try applyClientTargets()
+            followViewers()
             let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }
             try sendRequests(&source)
             switch wake {
@@ -218,6 +224,7 @@ public struct LiveSession {
         nameHolds[index] = built?.names
         setups[index] = setup
         sink.deviceOpened(index, surface: setup.surface)
+        sink.viewDevice(index, surface: setup.surface, configuration: pipeline.graph(of: index)?.configuration ?? setup.configuration)
         // Asked of the source with the sections running now (a reload's, for a device plugged
         // in after it), once it has delivered.
         if output == .gestures, settings?.passthrough == true { wantPassThrough(number, true) }
@@ -240,8 +247,16 @@ public struct LiveSession {
         }
         switch output {
         case .gestures:
-            if passesThrough { return try feedPassingThrough(event, index: device.index) }
-            try pipeline.emitting(to: sink) { pipeline, emit in pipeline.feed(device: device.index, event, emit: emit) }
+            if passesThrough {
+                try feedPassingThrough(event, index: device.index)
+                // A frame ends at its SYN_REPORT (the pass-through path does not say whether
+                // this one completed one: a viewer may see a frame twice, never miss one).
+                if let viewTap, viewTap.viewers > 0, event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { try viewFrame(device.index) }
+                return
+            }
+            let completed = try pipeline.emitting(to: sink) { pipeline, emit in pipeline.feed(device: device.index, event, emit: emit) }
+            // One load and a compare per frame while nobody views (docs/view.md).
+            if completed, let viewTap, viewTap.viewers > 0 { try viewFrame(device.index) }
         case .frames:
             guard pipeline.feed(device: device.index, event, emit: { _ in }) else { return }
             try sink.frame(pipeline.frame(of: device.index), device: device.index)
@@ -303,6 +318,24 @@ public struct LiveSession {
             try end(device.index, at: now)
         }
         devices = [:]
+    }
+
+    /// While a `touchline view` client is connected, the graphs make their decision lines for
+    /// it (uncounted in `seq`: the other clients' lines stay as they were; SocketSink sends
+    /// them to viewers only); once none is, they stop. Asked on every wake, before the source
+    /// waits: a graph rebuilt meanwhile (a registration, a reload) is caught up before its
+    /// next frame. With no viewer ever connected: two loads.
+    mutating func followViewers() {
+        guard let viewTap, !explain else { return }
+        let wanted = viewTap.viewers > 0
+        guard wanted || explainsForViewers else { return }
+        pipeline.setExplain(wanted, counted: !wanted)
+        explainsForViewers = wanted
+    }
+
+    /// Device `index`'s last frame to the viewers: after its transform, and as assembled.
+    func viewFrame(_ index: Int) throws {
+        try sink.viewFrame(pipeline.frame(of: index), raw: pipeline.assembledFrame(of: index), device: index)
     }
 
     mutating func recordLatency(since kernelTime: Timestamp) {

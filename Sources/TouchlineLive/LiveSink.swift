@@ -17,10 +17,18 @@ public protocol LiveSink: AnyObject {
     func warn(_ message: String)
     /// Device `index` was opened; its graph's surface is `surface` mm (a click action's scale).
     func deviceOpened(_ index: Int, surface: Size)
+    /// `touchline view` (docs/view.md): device `index`'s surface and the configuration its graph
+    /// runs, when it opens or its graph is rebuilt.
+    func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration)
+    /// `touchline view`: a completed frame after the device transform, and as assembled. Called
+    /// only while `LiveSession.viewTap` counts a viewer.
+    func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws
 }
 
 extension LiveSink {
     public func deviceOpened(_ index: Int, surface: Size) {}
+    public func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {}
+    public func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {}
 }
 
 extension GesturePipeline {

@@ -10,11 +10,16 @@ public struct SubscriptionFilter: Sendable, Equatable {
     public var gestures: Set<String>
     public var targets: Set<String>
     public var devices: Set<Int>
+    /// `"view": true` (`touchline view`, docs/view.md): the client also receives each device's
+    /// surface and targets, its frames (contacts after the device transform, and as reported),
+    /// dropped as events are when it is slow. No client asking: the frame path does nothing more.
+    public var view: Bool
 
-    public init(gestures: Set<String> = [], targets: Set<String> = [], devices: Set<Int> = []) {
+    public init(gestures: Set<String> = [], targets: Set<String> = [], devices: Set<Int> = [], view: Bool = false) {
         self.gestures = gestures
         self.targets = targets
         self.devices = devices
+        self.view = view
     }
 
     public func admits(gesture: String, target: String, device: Int) -> Bool {
@@ -86,7 +91,7 @@ public enum ClientMessageParser {
             return names(body, "subscribe", known: known).map { SubscriptionFilter(gestures: $0) }
         }
         guard case .object(let object) = body else {
-            return .failure(ClientMessageError("subscribe: expected a list of gesture names or an object with \"gestures\", \"targets\", \"devices\", found \(kind(of: body))"))
+            return .failure(ClientMessageError("subscribe: expected a list of gesture names or an object with \"gestures\", \"targets\", \"devices\", \"view\", found \(kind(of: body))"))
         }
         var filter = SubscriptionFilter()
         for (key, value) in object.sorted(by: { $0.key < $1.key }).map({ ($0.key, $0.value) }) {
@@ -106,8 +111,13 @@ public enum ClientMessageParser {
                 case .success(let set): filter.devices = set
                 case .failure(let error): return .failure(error)
                 }
+            case "view":
+                guard case .bool(let on) = value else {
+                    return .failure(ClientMessageError("subscribe.view: expected true or false, found \(kind(of: value))"))
+                }
+                filter.view = on
             default:
-                return .failure(ClientMessageError("subscribe: unknown key \(quoted(key)); expected \"gestures\", \"targets\" or \"devices\""))
+                return .failure(ClientMessageError("subscribe: unknown key \(quoted(key)); expected \"gestures\", \"targets\", \"devices\" or \"view\""))
             }
         }
         return .success(filter)

@@ -1,7 +1,8 @@
 // The daemon's output: every gesture event to the event socket's subscribers and, when asked,
 // to standard output as well (`touchline daemon --stdout`), the same line in both places, and
 // to the actions' runner.
-// Frames and raw events are `run`'s diagnostics; the daemon publishes gestures only.
+// Frames and raw events are `run`'s diagnostics; the daemon publishes gestures, and frames
+// only to a client that subscribed with "view" (`touchline view`, docs/view.md).
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
@@ -20,7 +21,15 @@ public final class SocketSink: LiveSink {
         self.copy = copy
     }
 
+    /// The daemon's `--explain`: decision lines go everywhere events go. Off, the graphs make
+    /// them only while a viewer is connected (LiveSession.followViewers), and only viewers get
+    /// them (docs/view.md).
+    public var explainsForAll = false
+
     public func gesture(_ event: GestureEvent) throws {
+        // Never to the others, even in the wake where the last viewer left (the graphs stop
+        // explaining at the next).
+        if !explainsForAll && event.gesture == .explain { return try server.publishToViewers(event) }
         try server.publish(event)
         latencyProbe?.eventWritten()
         try copy?.gesture(event)
@@ -37,6 +46,14 @@ public final class SocketSink: LiveSink {
 
     public func deviceOpened(_ index: Int, surface: Size) {
         actions?.deviceOpened(index, surface: surface)
+    }
+
+    public func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {
+        server.publishDevice(index, surface: surface, configuration: configuration)
+    }
+
+    public func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {
+        try server.publishFrame(frame, raw: raw, device: device)
     }
 
     public func warn(_ message: String) {

@@ -209,6 +209,9 @@ struct Daemon: ParsableCommand {
         session.honoursUdevCalibration = tracePath == nil && self.source == "evdev"
         session.explain = explain
         session.clientTargets = server.clientTargets
+        // `touchline view`'s frames go only to clients that subscribe with "view" (docs/view.md).
+        session.viewTap = server.viewTap
+        sink.explainsForAll = explain
         try session.start(&source)
         try drop?.apply()
         source.ready()

@@ -98,7 +98,9 @@ struct Replay: ParsableCommand {
 
     /// One file's replay, to `output` (flushed before this returns or throws). `progress`: the
     /// terminal's progress line (a single file only; a corpus's threads would fight over it).
-    func replay(_ file: String, _ configuration: (GraphConfiguration, DeviceConfiguration), to output: OutputStream, color: Bool, progress showsProgress: Bool = false) throws {
+    /// `observer`: `touchline view FILE`'s (View.swift): it takes the events instead of
+    /// `output`, and each device's start and frames; the loop is this one.
+    func replay(_ file: String, _ configuration: (GraphConfiguration, DeviceConfiguration), to output: OutputStream, color: Bool, progress showsProgress: Bool = false, observer: ReplayObserver? = nil) throws {
         let (graphConfiguration, deviceConfiguration) = configuration
         var out = output
         var trace: TraceFile
@@ -117,11 +119,12 @@ struct Replay: ParsableCommand {
         var json = JSONWriter(capacity: 4096)
         var text = TextEventWriter(color: color)
         let isText = format.isText
-        let emit: (GestureEvent) -> Void = isText ? { event in
+        let written: (GestureEvent) -> Void = isText ? { event in
             text.reset()
             text.write(event)
             out.write(text.bytes)
         } : { event in out.writeLine(event) }
+        let emit = observer?.event ?? written
         var failure: Error?
         var progress = showsProgress ? ProgressLine.forStandardError(file: trace.displayName) : nil
         // Read once: this runs per event, and the pipeline's own flag is reloaded after every
@@ -134,8 +137,11 @@ struct Replay: ParsableCommand {
                 if !replay.isStarted(index) {
                     if devices.ignored.contains(index) { continue }
                     guard try devices.start(index, of: trace, in: &replay) != nil else { continue }
+                    observer?.started(index, replay)
                 }
-                guard replay.feed(device: index, event, emit: emit), frames else { continue }
+                guard replay.feed(device: index, event, emit: emit) else { continue }
+                observer?.frame(index, replay)
+                guard frames else { continue }
                 json.reset()
                 replay.frame(of: index).writeJSON(device: index, into: &json)
                 out.write(json.bytes)
@@ -149,4 +155,12 @@ struct Replay: ParsableCommand {
         out.flush()
         if let failure { throw failure }
     }
+}
+
+/// What `touchline view FILE` takes from `Replay.replay`: the events (instead of the output),
+/// each device as it starts and each frame it completes, with the pipeline to read them from.
+struct ReplayObserver {
+    var event: (GestureEvent) -> Void
+    var started: (Int, GesturePipeline) -> Void
+    var frame: (Int, GesturePipeline) -> Void
 }

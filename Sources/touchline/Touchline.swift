@@ -14,7 +14,7 @@ struct Touchline: ParsableCommand {
             \(ExitStatus.table)
             """,
         version: "0.1.0",
-        subcommands: [Inspect.self, Replay.self, Plot.self, Convert.self, Devices.self, Run.self, Record.self, Play.self, Daemon.self, Listen.self, Score.self, Tune.self, Calibrate.self]
+        subcommands: [Inspect.self, Replay.self, Plot.self, Convert.self, Devices.self, Run.self, Record.self, Play.self, Daemon.self, Listen.self, View.self, Score.self, Tune.self, Calibrate.self]
     )
 
     static func main() {

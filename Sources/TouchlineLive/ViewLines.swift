@@ -1,0 +1,67 @@
+// What `touchline view` draws besides the events (docs/view.md): a device's surface and graph,
+// and each frame with the contacts as the device reported them. One writer for both of view's
+// sources: a recording replayed in the view process, and the daemon's socket to a client that
+// subscribed with "view" (EventSocketServer+View.swift), so that the page reads one format.
+import TouchlineCore
+import TouchlineGestures
+
+public enum ViewLines {
+    /// `{"view":"device","device":0,"width":120.00,"height":80.00,"targets":[{"name":"surface",
+    /// "x":0.00,"y":0.00,"w":120.00,"h":80.00,"z":0}],"recognizers":[{"name":"tap","gesture":"tap",
+    /// "target":"surface"}]}` and a newline: the surface in mm as the graph sees it (after the
+    /// device's rotation), its targets in mm, its recognizers. Names are data: the page shows
+    /// them as text, never as markup.
+    public static func device(_ index: Int, surface: Size, configuration: GraphConfiguration, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("view", raw: "device")
+        w.field("device", index)
+        w.field("width", surface.width, decimals: TouchFrame.millimetreDecimals)
+        w.field("height", surface.height, decimals: TouchFrame.millimetreDecimals)
+        w.beginArray("targets")
+        for target in configuration.targets {
+            let rect = target.millimetreRect(on: surface)
+            w.beginObject()
+            w.field("name", target.name)
+            w.field("x", rect.x, decimals: TouchFrame.millimetreDecimals)
+            w.field("y", rect.y, decimals: TouchFrame.millimetreDecimals)
+            w.field("w", rect.width, decimals: TouchFrame.millimetreDecimals)
+            w.field("h", rect.height, decimals: TouchFrame.millimetreDecimals)
+            w.field("z", target.z)
+            w.endObject()
+        }
+        w.endArray()
+        w.beginArray("recognizers")
+        for recognizer in configuration.recognizers {
+            w.beginObject()
+            w.field("name", recognizer.name)
+            w.field("gesture", recognizer.kind.recognizer.gesture.description)
+            w.field("target", recognizer.target)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.newline()
+    }
+
+    /// The frame as `replay --frames` writes it (after the device transform: what the graph
+    /// saw), plus `"raw":[{"id":0,"x":…,"y":…}]`, the positions as the device reported them,
+    /// when the transform moved them.
+    public static func frame(_ frame: TouchFrame, raw: TouchFrame, device: Int, into w: inout JSONWriter) {
+        frame.writeJSON(device: device, into: &w)
+        guard raw.contacts.count == frame.contacts.count, raw.contacts.indices.contains(where: { raw.contacts[$0].position != frame.contacts[$0].position }) else { return }
+        // "…}\n" becomes "…,"raw":[…]}\n" (the comma by hand: after `newline` the writer owes none).
+        w.bytes.removeLast(2)
+        w.bytes.append(UInt8(ascii: ","))
+        w.beginArray("raw")
+        for c in raw.contacts {
+            w.beginObject()
+            w.field("id", Int64(c.id.raw))
+            w.field("x", c.position.x, decimals: TouchFrame.millimetreDecimals)
+            w.field("y", c.position.y, decimals: TouchFrame.millimetreDecimals)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        w.newline()
+    }
+}

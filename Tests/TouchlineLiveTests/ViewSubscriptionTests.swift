@@ -1,0 +1,110 @@
+// The event socket's "view" subscription (docs/view.md): a client that asks gets each device's
+// surface and graph and every frame besides its events; a client that does not gets what it
+// got before, byte for byte; and with no viewer the session hands no frame to its sink at all.
+// A scripted screen (100 × 50 mm), a virtual clock, real sockets driven by `step()`.
+import Foundation
+import Testing
+import TouchlineCore
+import TouchlineGestures
+import TouchlineInput
+import TouchlineLive
+import TouchlineTesting
+
+/// Counts the frames the session offers a viewer, and passes everything to a socket sink.
+final class CountingViewSink: LiveSink {
+    let inner: SocketSink
+    var viewFrames = 0
+    init(_ inner: SocketSink) { self.inner = inner }
+    func gesture(_ event: GestureEvent) throws { try inner.gesture(event) }
+    func frame(_ frame: TouchFrame, device: Int) throws {}
+    func rawEvent(_ event: InputEvent, deviceName: String) throws {}
+    func warn(_ message: String) {}
+    func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {
+        inner.viewDevice(index, surface: surface, configuration: configuration)
+    }
+    func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {
+        viewFrames += 1
+        try inner.viewFrame(frame, raw: raw, device: device)
+    }
+}
+
+@Suite struct ViewSubscriptionTests {
+    @Test func viewIsABooleanOfTheSubscription() throws {
+        #expect(try ClientMessageParser.parse(Array(#"{"subscribe": {"view": true}}"#.utf8)[...]).get() == .subscribe(SubscriptionFilter(view: true)))
+        #expect(try ClientMessageParser.parse(Array(#"{"subscribe": {"view": false, "gestures": ["tap"]}}"#.utf8)[...]).get()
+            == .subscribe(SubscriptionFilter(gestures: ["tap"])))
+        #expect(parseError(#"{"subscribe": {"view": 1}}"#) == "subscribe.view: expected true or false, found the number 1")
+        #expect(parseError(#"{"subscribe": {"view": "yes"}}"#) == "subscribe.view: expected true or false, found the string \"yes\"")
+    }
+
+    /// A tap on the scripted screen, played through a session whose sink is the socket's.
+    func play(_ server: EventSocketServer) throws -> CountingViewSink {
+        var source = ScriptedSource(clock: VirtualClock())
+        source.add(0, path: "/dev/input/event5", description: screen)
+        tap(&source, at: 100, x: 30, y: 20)
+        // Later than every deadline of the tap (the double tap's window): they fire first.
+        source.stop(at: ms(1000))
+        let sink = CountingViewSink(SocketSink(server: server))
+        var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
+        session.viewTap = server.viewTap
+        try session.start(&source)
+        try session.run(&source)
+        try server.step()
+        return sink
+    }
+
+    @Test func aViewerGetsTheDeviceAndEveryFrameAndOthersGetTheirEventsAsBefore() throws {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        let viewer = try SocketTestClient(dir.socket)
+        let plain = try SocketTestClient(dir.socket)
+        try server.step()
+        #expect(try viewer.ask(#"{"subscribe": {"view": true}}"#, server) == #"{"ok":{"subscribe":{"gestures":[],"targets":[],"devices":[],"view":true}}}"#)
+        #expect(try plain.ask(#"{"subscribe": []}"#, server) == #"{"ok":{"subscribe":{"gestures":[],"targets":[],"devices":[]}}}"#)
+        #expect(server.viewTap.viewers == 1)
+        let sink = try play(server)
+
+        let seen = try viewer.lines()
+        let others = try plain.lines()
+        // The surface in mm, its targets and recognizers (names as data, escaped by the writer).
+        #expect(seen.first?.hasPrefix(#"{"view":"device","device":0,"width":100.00,"height":50.00,"targets":[{"name":"surface","x":0.00,"y":0.00,"w":100.00,"h":50.00,"z":0}],"recognizers":[{"name":"#) == true,
+            "\(seen.first ?? "nothing")")
+        let frames = seen.filter { $0.contains(#""contacts":"#) && !$0.hasPrefix(#"{"v":1"#) }
+        // Down and up: two frames, each as `replay --frames` writes it.
+        #expect(frames.count == 2, "\(seen)")
+        #expect(frames.first?.hasPrefix(#"{"time":0.100000,"device":0,"contacts":[{"id":"#) == true, "\(frames)")
+        #expect(sink.viewFrames == 2)
+        // The gesture events both get are the same lines, numbered as without a viewer; the
+        // viewer also gets the decisions (made for it alone), the plain client nothing else.
+        let explain = #""gesture":"explain""#
+        #expect(seen.filter { $0.hasPrefix(#"{"v":1"#) && !$0.contains(explain) } == others)
+        #expect(seen.contains { $0.contains(explain) && $0.contains(#""phase":"won""#) }, "\(seen)")
+        #expect(!others.contains { $0.contains(explain) })
+        #expect(others.contains { $0.contains(#""gesture":"tap""#) }, "\(others)")
+        #expect(others.map { field($0, "seq") as? Int } == others.indices.map { Optional($0) }, "\(others)")
+    }
+
+    @Test func withNoViewerTheSessionOffersNoFrame() throws {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        let plain = try SocketTestClient(dir.socket)
+        try server.step()
+        _ = try plain.ask(#"{"subscribe": []}"#, server)
+        let sink = try play(server)
+        #expect(sink.viewFrames == 0)
+        #expect(try plain.lines().allSatisfy { $0.hasPrefix(#"{"v":1"#) })
+    }
+
+    @Test func aViewerThatComesLaterIsToldTheOpenDevicesFirst() throws {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        _ = try play(server)
+        let late = try SocketTestClient(dir.socket)
+        try server.step()
+        try late.send(#"{"subscribe": {"view": true}}"# + "\n")
+        try server.step()
+        let lines = try late.lines()
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.last?.hasPrefix(#"{"view":"device","device":0,"#) == true, "\(lines)")
+    }
+}

@@ -429,7 +429,9 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// then go to every member, whatever it reads).
     /// `excluding`: zone bits (`LandingZones`); a contact outside any of them is left out (the
     /// sample of a zoned recognizer's own contacts, `deliverSplit`). 0 everywhere else, where
-    /// the test folds away.
+    /// the test folds away. It is tested on the copied contact, not in the loop's `where`: Swift
+    /// 6.3.1's optimizer aborted on a second `contacts[k]` there ("Found ownership error" in
+    /// CopyPropagation, -c release only).
     @inline(__always) static func sample(_ contacts: Span<Tracked>, on t: Int, at time: Timestamp, lastTime: Timestamp?, turns readers: Bool = true,
                                          excluding: UInt8 = 0, moved: inout Bool) -> GroupSample {
         var s = GroupSample(time: time)
@@ -439,8 +441,9 @@ public struct GestureGraph: Sendable, ArenaHost {
         // The largest squared distance: √ is monotonic and correctly rounded, so one root at
         // the end equals the largest of the roots.
         var travel2 = 0.0
-        for k in contacts.indices where contacts[k].target == t && contacts[k].outside & excluding == 0 {
+        for k in contacts.indices where contacts[k].target == t {
             let c = contacts[k]
+            if c.outside & excluding != 0 { continue }
             present &+= 1
             if c.phase == .ended { ended &+= 1 } else if c.phase == .cancelled { cancelled &+= 1 }
             if c.isNew { began &+= 1 } else {
@@ -493,8 +496,9 @@ public struct GestureGraph: Sendable, ArenaHost {
         if pair {
             // From the first common contact to the second; the spans are the line's length
             // (below), and so is the spread when no contact landed.
-            for k in contacts.indices where contacts[k].target == t && contacts[k].outside & excluding == 0 {
+            for k in contacts.indices where contacts[k].target == t {
                 let c = contacts[k]
+                if c.outside & excluding != 0 { continue }
                 if c.isNew || !allCommon { spread += c.position.distance(to: centroid) }
                 if c.isNew { continue }
                 if pairCount == 0 {
@@ -508,8 +512,9 @@ public struct GestureGraph: Sendable, ArenaHost {
             }
         } else {
             let readsTurn = readers || began != 0 || ended != 0 || cancelled != 0
-            for k in contacts.indices where contacts[k].target == t && contacts[k].outside & excluding == 0 {
+            for k in contacts.indices where contacts[k].target == t {
                 let c = contacts[k]
+                if c.outside & excluding != 0 { continue }
                 guard turns && !c.isNew else {
                     spread += c.position.distance(to: centroid)
                     continue

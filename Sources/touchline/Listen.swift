@@ -53,11 +53,30 @@ struct Listen: ParsableCommand {
 
         var out = OutputStream(fd: 1)
         var text = TextEventWriter(color: format.colorsStandardOutput)
+        // --relative-time: the first event's time, in µs (listen sees events, not input).
+        var origin: Int64?
+        try Listen.readSubscribed(client, path: path, refused: "the daemon refused the subscription", afterEachRead: { out.flush() }) { line in
+            if !explain && line.starts(with: Array(#"{"v":1"#.utf8)) && Listen.isExplain(line) { return }
+            let shown = format.relativeTime ? ListenText.relativeTime(line, origin: &origin)[...] : line
+            text.reset()
+            if format.isText && ListenText.row(shown, into: &text) {
+                out.write(text.bytes)
+            } else {
+                out.write(Array(shown) + [UInt8(ascii: "\n")])
+            }
+        }
+        out.flush()
+    }
+
+    /// Reads the daemon's lines on `client` until it closes: the first is its reply to the
+    /// subscription (an error reply is thrown, after `refused`), each later one goes to `line`;
+    /// `afterEachRead` runs once the lines of one read are handled (`listen` flushes there).
+    /// What `listen` and `view` share.
+    static func readSubscribed(_ client: SocketConnection, path: String, refused: String, afterEachRead: () -> Void = {},
+                               _ line: (ArraySlice<UInt8>) throws -> Void) throws {
         var lines = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         var replied = false
-        // --relative-time: the first event's time, in µs (listen sees events, not input).
-        var origin: Int64?
         while true {
             let n: Int
             do {
@@ -67,27 +86,19 @@ struct Listen: ParsableCommand {
             }
             if n == 0 { break }
             lines.append(buffer[0..<n])
-            while let line = lines.nextLine() {
+            while let next = lines.nextLine() {
                 if !replied {
                     // The daemon's reply to the subscription: not an event.
                     replied = true
-                    if line.starts(with: Array("{\"error\"".utf8)) {
-                        throw CLIError.usage("\(path): the daemon refused the subscription: \(String(decoding: line, as: UTF8.self))")
+                    if next.starts(with: Array("{\"error\"".utf8)) {
+                        throw CLIError.usage("\(path): \(refused): \(String(decoding: next, as: UTF8.self))")
                     }
                     continue
                 }
-                if !explain && line.starts(with: Array(#"{"v":1"#.utf8)) && Listen.isExplain(line) { continue }
-                let shown = format.relativeTime ? ListenText.relativeTime(line, origin: &origin)[...] : line
-                text.reset()
-                if format.isText && ListenText.row(shown, into: &text) {
-                    out.write(text.bytes)
-                } else {
-                    out.write(Array(shown) + [UInt8(ascii: "\n")])
-                }
+                try line(next)
             }
-            out.flush()
+            afterEachRead()
         }
-        out.flush()
     }
 
     /// A connection to the daemon at `path`; no daemon there (no file, nothing listening) is an

@@ -143,33 +143,13 @@ struct View: ParsableCommand {
         let stream = ViewStream(backlog: options.streamBacklogBytes)
         let server = try start(options, ViewContent(page: ViewPage.html, stream: stream))
         defer { server.stop() }
-        var lines = LineSplitter()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        var replied = false
         let deviceLine = Array("{\"view\":\"device\"".utf8)
-        while true {
-            let n: Int
-            do {
-                n = try client.receive(into: &buffer)
-            } catch {
-                throw CLIError.io("\(path): cannot read: \(error.message)")
-            }
-            if n == 0 { break }
-            lines.append(buffer[0..<n])
-            while let line = lines.nextLine() {
-                if !replied {
-                    replied = true
-                    if line.starts(with: Array("{\"error\"".utf8)) {
-                        throw CLIError.usage("\(path): the daemon refused the view subscription (is it older than view?): \(String(decoding: line, as: UTF8.self))")
-                    }
-                    continue
-                }
-                if line.starts(with: deviceLine), let index = Self.device(of: line) {
-                    // Kept: a page that opens later is told the devices first.
-                    stream.keep(index, Array(line))
-                } else {
-                    stream.send(Array(line))
-                }
+        try Listen.readSubscribed(client, path: path, refused: "the daemon refused the view subscription (is it older than view?)") { line in
+            if line.starts(with: deviceLine), let index = Self.device(of: line) {
+                // Kept: a page that opens later is told the devices first.
+                stream.keep(index, Array(line))
+            } else {
+                stream.send(Array(line))
             }
         }
         stream.send(Array("{\"view\":\"closed\"}".utf8))

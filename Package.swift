@@ -105,6 +105,10 @@ let package = Package(
         .executableTarget(
             name: "allocation-probe", dependencies: ["AllocationWorkloads", "TouchlineCore"], path: "Tests/AllocationProbe"
         ),
+        // FastPathTests' scripts and comparison, and the executable CI builds optimized with
+        // -DTOUCHLINE_PATH_SWITCH to run them (Tests/FastPaths/main.swift says why).
+        .target(name: "FastPathScripts", dependencies: ["TouchlineCore", "TouchlineGestures", "TouchlineTesting"], path: "Tests/FastPathScripts"),
+        .executableTarget(name: "fast-paths", dependencies: ["FastPathScripts", "TouchlineGestures"], path: "Tests/FastPaths"),
         .testTarget(name: "TouchlineConfigTests", dependencies: ["TouchlineConfig", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineCoreTests", dependencies: ["TouchlineCore", "TouchlineTestSupport", "AllocationWorkloads"]),
         .testTarget(name: "TouchlineTraceTests", dependencies: ["TouchlineCore", "TouchlineTrace", "TouchlineTestSupport"]),
@@ -112,7 +116,7 @@ let package = Package(
             name: "TouchlineGesturesTests",
             dependencies: [
                 "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineTesting", "TouchlineTrace",
-                "TouchlineTuning", "TouchlineTestSupport", "AllocationWorkloads",
+                "TouchlineTuning", "TouchlineTestSupport", "AllocationWorkloads", "FastPathScripts",
             ]
         ),
         .testTarget(name: "TouchlineCalibrationTests", dependencies: ["TouchlineCalibration", "TouchlineCore", "TouchlineGestures"]),

@@ -1,3 +1,4 @@
+import FastPathScripts
 import Foundation
 import Testing
 import TouchlineCore

@@ -1,3 +1,4 @@
+import FastPathScripts
 import Foundation
 import Testing
 import TouchlineCore
@@ -7,22 +8,6 @@ import TouchlineTesting
 
 // Property-based tests over random touch streams. Each case has its own seed, printed in the
 // failure message; rerun one case with TOUCHLINE_SEED=<seed>.
-
-/// SplitMix64: small, fast, and the same sequence on every platform.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func double(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-    mutating func chance(_ p: Double) -> Bool { double(0...1) < p }
-}
 
 enum Seeds {
     /// The seeds to run: TOUCHLINE_SEED alone when set, else `count` seeds from a fixed base

@@ -1,3 +1,4 @@
+import FastPathScripts
 import Testing
 import TouchlineCore
 import TouchlineTesting

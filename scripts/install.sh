@@ -87,7 +87,7 @@ if [ "$uninstall" = 1 ]; then
     if [ "$live" = 1 ]; then
         command -v systemctl >/dev/null 2>&1 && systemctl daemon-reload || true
         command -v udevadm >/dev/null 2>&1 && udevadm control --reload || true
-        [ "$(stat -c %U /dev/uinput 2>/dev/null)" = touchline ] && chown root /dev/uinput || true
+        [ "$(stat -c %U /dev/uinput 2>/dev/null)" = touchline ] && chown root /dev/uinput && chmod 0600 /dev/uinput || true
         echo "the user and group touchline stay (userdel touchline to remove them)"
     fi
     echo "touchline uninstalled from ${destdir:-/}"

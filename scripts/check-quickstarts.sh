@@ -66,6 +66,13 @@ for page in docs/quickstart-kiosk.md docs/quickstart-desktop.md; do
                 ;;
             "scripts/setup.sh") where="${where:-.ci/run's setup stage}" ;;
             "scripts/package-deb.sh") where="${where:-scripts/vm/systemd.sh (with --binary)}" ;;
+        esac
+        # A script the page runs by its path must be executable in a fresh clone (git's mode):
+        # package-deb.sh was not, and a new user got "Permission denied" (issue 35).
+        case $line in
+            scripts/*) script=${line%% *}; [ -x "$root/$script" ] || { fail "$page: $script is not executable (git update-index --chmod=+x $script)"; continue; } ;;
+        esac
+        case $line in
             "sh /usr/share/doc/touchline/examples/kiosk-menu.sh /usr/local/bin/kiosk-menu open")
                 where="${where:-not as written (kiosk-menu is the builder's program): PackagingTests runs the script}" ;;
         esac

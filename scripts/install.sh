@@ -87,6 +87,7 @@ if [ "$uninstall" = 1 ]; then
     if [ "$live" = 1 ]; then
         command -v systemctl >/dev/null 2>&1 && systemctl daemon-reload || true
         command -v udevadm >/dev/null 2>&1 && udevadm control --reload || true
+        [ "$(stat -c %U /dev/uinput 2>/dev/null)" = touchline ] && chown root /dev/uinput && chmod 0600 /dev/uinput || true
         echo "the user and group touchline stay (userdel touchline to remove them)"
     fi
     echo "touchline uninstalled from ${destdir:-/}"
@@ -153,7 +154,7 @@ if [ "$live" = 1 ]; then
             --shell /usr/sbin/nologin --comment "touchline gesture daemon" touchline
         echo "created the system user touchline"
     fi
-    command -v udevadm >/dev/null 2>&1 && { udevadm control --reload; udevadm trigger --subsystem-match=input --action=change; } || true
+    command -v udevadm >/dev/null 2>&1 && { udevadm control --reload; udevadm trigger --subsystem-match=input --action=change; udevadm trigger --subsystem-match=misc --sysname-match=uinput --action=change; } || true
     command -v systemctl >/dev/null 2>&1 && systemctl daemon-reload || true
     echo "installed. Start it with: systemctl enable --now touchline"
     echo "or, for actions in a user's desktop session: systemctl --user enable --now touchline-session (as that user)"

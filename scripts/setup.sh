@@ -4,10 +4,11 @@
 #   libinput-tools, python3-libevdev: `libinput analyze` checks our recordings in tests.
 #   evemu-tools: end-to-end tests create devices from evemu descriptions.
 #   librsvg2-bin: the plot tests convert `touchline plot`'s SVGs to PNG with rsvg-convert.
+#   dpkg-dev: scripts/package-deb.sh's dpkg-shlibdeps (the quick starts' first step).
 #   chromium, chromium-driver, python3-selenium: scripts/view-test.py drives `touchline view`'s
 #   page in a real headless browser (docs/view.md).
 set -euo pipefail
-packages=(libevdev-dev libinput-dev pkg-config libinput-tools python3-libevdev evemu-tools librsvg2-bin chromium chromium-driver python3-selenium)
+packages=(libevdev-dev libinput-dev pkg-config dpkg-dev libinput-tools python3-libevdev evemu-tools librsvg2-bin chromium chromium-driver python3-selenium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -26,6 +26,8 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
+    /// The node, or the driver behind it, is not there (/dev/uinput without the uinput module).
+    public var isNodeMissing: Bool { code == ENOENT || code == ENODEV || code == ENXIO }
     /// The device went away (unplugged, uinput device destroyed).
     public var isDeviceGone: Bool { code == ENODEV }
 

@@ -108,6 +108,18 @@ public final class UInputDevice {
         if ownFD >= 0 { Glibc.close(ownFD) }
         ownFD = -1
     }
+
+    /// Opens /dev/uinput once and closes it, making nothing: where uinput is a module not yet
+    /// loaded, opening its static node loads it, and udev then applies its rules to the node
+    /// (70-touchline.rules makes the user `touchline` its owner). The daemon does it as root
+    /// before `--user` drops, so that a touchscreen plugged in later can be cloned even on a
+    /// machine where nothing had loaded uinput since the package was installed (a rule reaches
+    /// a static node only when udev starts). A failure is ignored: a clone that then cannot be
+    /// made says why.
+    public static func loadModule() {
+        let fd = touchline_open_nonblocking("/dev/uinput", 1)
+        if fd >= 0 { Glibc.close(fd) }
+    }
 }
 
 /// Injects events into an existing evdev node (write(2) on `/dev/input/eventN` delivers them to

@@ -46,7 +46,9 @@ extension EvdevLiveSource {
             clone = try UInputClone.grabbing(device)
         } catch {
             awaitingGrab.remove(token)
-            try deliver(.notice("\(device.path): not passed through, the device stays as it is: \(error) (load the uinput module, and give the daemon write access to /dev/uinput)"))
+            let ids = IdentityCalls.system.ids()
+            let user = IdentityCalls.system.userWithID(ids.euid).map { "\($0.name) (uid \(ids.euid))" } ?? "uid \(ids.euid)"
+            try deliver(.notice(UInputClone.refusal(path: device.path, name: device.description.name, error: error, user: user)))
             return
         }
         guard let clone else { return }

@@ -51,6 +51,25 @@ public final class UInputClone: PassThroughClone {
         return UInputClone(device, grabbing: source)
     }
 
+    /// What the log says when device `path` (`name`) gets no clone: which device, that it is
+    /// not grabbed either (never grabbed without a live clone: every program reads it as
+    /// before, consumed gestures included), the system's error, and the fix for that error. The
+    /// daemon runs as `user` then ("touchline (uid 998)"). Issue 35: a touchscreen plugged in
+    /// after the system service had dropped to `touchline` was told "load the uinput module"
+    /// when /dev/uinput was only not that user's.
+    public static func refusal(path: String, name: String, error: SystemError, user: String) -> String {
+        let fix = if error.isPermissionDenied {
+            "the daemon runs as \(user), who may not write /dev/uinput: the packaged udev rule 70-touchline.rules makes the user touchline its owner (`ls -l /dev/uinput`; "
+                + "if it is still root's, `sudo udevadm trigger --action=change /dev/uinput`, or restart the machine); a daemon in a desktop session needs the opt-in rule "
+                + "70-touchline-uinput.rules.disabled (docs/live.md#pass-through); then replug the device"
+        } else if error.isNodeMissing {
+            "load the uinput module (sudo modprobe uinput), then replug the device (docs/live.md#pass-through)"
+        } else {
+            "docs/live.md#pass-through"
+        }
+        return "\(path) (\(name)): no pass-through clone, so not grabbed (every program reads it as before, consumed gestures included): \(error); \(fix)"
+    }
+
     /// Whether the device is still grabbed by this clone (tests: the invariant).
     public var holdsGrab: Bool { grabbed.isGrabbed }
 

@@ -213,6 +213,10 @@ struct Daemon: ParsableCommand {
         session.viewTap = server.viewTap
         sink.explainsForAll = explain
         try session.start(&source)
+        // Pass-through clones of touchscreens plugged in after the drop are made through
+        // /dev/uinput as the dropped user: the udev rule gives it to `touchline`, once uinput is
+        // loaded (docs/live.md#pass-through, issue 35).
+        if drop != nil && tracePath == nil && self.source == "evdev" { UInputDevice.loadModule() }
         try drop?.apply()
         source.ready()
         // Said once, on stderr (the journal): where clients connect, what is open, what runs.

@@ -100,6 +100,10 @@ getent passwd touchline >/dev/null && getent group touchline >/dev/null && [ -x 
     && [ ! -e /etc/udev/rules.d/70-touchline-uinput.rules ] && [ -f /etc/touchline/daemon.toml ]
 check "0. the package made the user and group touchline, installed $T, both units, the rules (the uinput one inactive) and the config" $? \
     "$(cat $W/install.log; id touchline 2>&1; ls /usr/lib/udev/rules.d/ | grep touchline)"
+# 70-touchline.rules gives /dev/uinput to the user touchline (the clones of touchscreens
+# plugged in after the service's drop); the postinst's trigger applies it to the loaded module.
+own=$(stat -c '%U %a' /dev/uinput)
+[ "$own" = "touchline 660" ]; check "0. /dev/uinput is the user touchline's, and its group root's ($own)" $? "$(ls -l /dev/uinput)"
 en=$(systemctl is-enabled touchline 2>&1); act=$(systemctl is-active touchline 2>&1)
 [ "$en" = disabled ] && [ "$act" = inactive ]; check "0. the service is installed disabled and stopped ($en, $act)" $? "$(systemctl status --no-pager touchline 2>&1 | head -5)"
 MANPAGER=cat MANWIDTH=100 man touchline.daemon > $W/man.txt 2>&1
@@ -301,9 +305,8 @@ qs 'touchline daemon --check-config /usr/share/doc/touchline/examples/kiosk-menu
 check "K. kiosk-menu.toml passes --check-config and becomes /etc/touchline/daemon.toml" $? "$(cat $W/kiosk.log)"
 # A tap device present before the service starts, as a kiosk's panel is at boot, and kept
 # (--hold) until the end: grabbed now, released by the purge. The service opens it as root and
-# makes its clone before it drops to touchline; a touchscreen plugged in after the drop is read
-# but not passed through (its clone needs /dev/uinput, which touchline may not open; the
-# journal says so: docs/quickstart-kiosk.md).
+# makes its clone before it drops to touchline; one plugged in after the drop is cloned as
+# touchline (K2).
 $T play --start-delay 0.3 --hold 600 --wait-for $W/go5 Recordings/tap.yml > $W/play5.node 2>$W/play5.err &
 PK=$!
 knode=$(node_of $W/play5.node)
@@ -326,6 +329,45 @@ touch $W/go5
 wait_until "grep -q '\"gesture\":\"tap\",\"phase\":\"recognized\"' $W/listen5.jsonl" 20
 check "K. kiosk gets the tap with touchline listen, through the kiosk's config" $? "$(cat $W/listen5.err) $(head -3 $W/listen5.jsonl)"
 
+# ---- K2. a touchscreen plugged in after the drop (issue 35): the daemon, now touchline, makes
+# its clone through /dev/uinput (the rule's owner), grabs it, and a tap on it reaches the clone.
+$T play --start-delay 0.3 --hold 0.5 --wait-for $W/go6 Recordings/tap.yml > $W/play6.node 2>$W/play6.err &
+PP=$!
+hnode=$(node_of $W/play6.node)
+wait_until "grep -q 'Phys=touchline-passthrough/$hnode' /proc/bus/input/devices" 30
+cnode=$(awk -v p="P: Phys=touchline-passthrough/$hnode" '$0 == p {f = 1} f && /^H: / {for (i = 2; i <= NF; i++) if ($i ~ /^event[0-9]+$/) print "/dev/input/" $i; f = 0}' /proc/bus/input/devices | head -n1)
+[ -n "$cnode" ] && grabbed "$hnode"
+check "K2. the touchscreen $hnode plugged in after the drop is grabbed and cloned as ${cnode:-(no clone)}" $? "$(journal | tail -n 4)"
+if [ -n "$cnode" ]; then
+    $T record --ready-file $W/go6 -o $W/clone6.yml "$cnode" 2>$W/clone6.rec.err &
+    PR=$!
+    wait $PP
+    # The player's unplug removes the clone, which ends the recording.
+    wait_until "! kill -0 $PR 2>/dev/null" 20 || kill -TERM $PR
+    wait $PR
+else
+    touch $W/go6; wait $PP
+fi
+grep -E '# EV_KEY / +BTN_TOUCH +1' $W/clone6.yml > /dev/null 2>&1 && grep -E '# EV_KEY / +BTN_TOUCH +0' $W/clone6.yml > /dev/null 2>&1
+check "K2. the tap on $hnode reaches its clone ${cnode:-(none)} (BTN_TOUCH 1, then 0)" $? "$(tail -n 2 $W/clone6.rec.err 2>/dev/null) $(grep -c '# EV_' $W/clone6.yml 2>/dev/null) events recorded"
+# When it still cannot (here /dev/uinput made root's again by hand): the journal names the
+# device and why, and the device is not grabbed (never grabbed without a live clone).
+chown root /dev/uinput
+# Counted first: the service's start may have refused one already, and node numbers are reused.
+refused=$(journal | grep -c "no pass-through clone, so not grabbed")
+$T play --start-delay 0.3 --hold 0.5 --wait-for $W/go7 Recordings/tap.yml > $W/play7.node 2>$W/play7.err &
+PP=$!
+fnode=$(node_of $W/play7.node)
+wait_until '[ "$(journal | grep -c "no pass-through clone, so not grabbed")" -gt $refused ]' 30
+line=$(journal | grep "no pass-through clone, so not grabbed" | tail -n1 | grep "$fnode (")
+echo "  journal: $line"
+echo "$line" | grep -q "Permission denied.*the daemon runs as touchline (uid $(id -u touchline))" && ! grabbed "$fnode" \
+    && ! grep -q "Phys=touchline-passthrough/$fnode" /proc/bus/input/devices
+check "K2. without /dev/uinput, $fnode is not grabbed and the journal says which and why" $? "$(journal | tail -n 4)"
+touch $W/go7; wait $PP
+udevadm trigger --settle --action=change /dev/uinput
+[ "$(stat -c %U /dev/uinput)" = touchline ]; check "K2. udevadm trigger gives /dev/uinput back to touchline" $? "$(ls -l /dev/uinput)"
+
 # ---- P. purge: no daemon left, no device grabbed, no clone, the user, group, config and units gone
 rm -f /etc/touchline/probe.sh
 before=$(daemons)
@@ -341,6 +383,8 @@ wait_until "! kill -0 $PL 2>/dev/null" 20 && sl=ended || { sl="still running"; k
 ! grep -q "Phys=touchline-passthrough/$knode" /proc/bus/input/devices && ! grabbed "$knode" && [ "$sl" = ended ]
 check "P. $knode is no longer grabbed and its clone is gone; kiosk's listen $sl" $? "$(grep -B1 -A3 touchline-passthrough /proc/bus/input/devices | head -6)"
 kill $PK 2>/dev/null; wait $PK 2>/dev/null
+own=$(stat -c '%U %a' /dev/uinput)
+[ "$own" = "root 600" ]; check "P. /dev/uinput is root's again ($own)" $? "$(ls -l /dev/uinput)"
 ! getent passwd touchline >/dev/null && ! getent group touchline >/dev/null
 check "P. the user and group touchline are gone" $? "$(getent passwd touchline) $(getent group touchline) $(cat $W/purge.log)"
 gone=""

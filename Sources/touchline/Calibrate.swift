@@ -25,6 +25,18 @@ struct Calibrate: ParsableCommand {
             section and the xinput command. Exit status 1 when the points disagree by more than \
             --tolerance (touch them again; no rule is written).
 
+            DEVICE alone: serves a page (as `touchline view`, 127.0.0.1 unless --host) to open \
+            full screen on the touchscreen: --count crosshairs one at a time, each answered by \
+            the device's raw touch (never the browser's), a point far off asked again, then the \
+            same report and outputs as --from, on the page and here. trace:FILE answers it with \
+            a recording's touches instead.
+
+            --labels RECORDING.labels.json: a `record --guided` recording, its tap attempts \
+            paired with the points their prompts name ("… at X,Y"), or with --points.
+
+            --check DEVICE: one touch at a random point (its seed printed; --seed N repeats it), \
+            its error in mm under --matrix, the device's udev property, or none.
+
             --corners DEVICE: asks on standard error for the four corners of the screen in turn, \
             read from the touchscreen DEVICE (/dev/input/eventN; trace:FILE plays a recording \
             instead), and gives its orientation (rotation, flips, swap) and extent. See \
@@ -37,7 +49,7 @@ struct Calibrate: ParsableCommand {
     @Option(help: ArgumentHelp("A recording of taps at --points, in order (libinput record YAML, evemu, getevent -lt).", valueName: "RECORDING"))
     var from: String?
 
-    @Option(help: ArgumentHelp("A labels file of `record --guided` (RECORDING.labels.json): its tap attempts are the taps, each aiming at the point its prompt names (\"… at X,Y\") or at --points'. The recording is the one it names, or --from.", valueName: "LABELS"))
+    @Option(help: ArgumentHelp("A labels file of `record --guided` (RECORDING.labels.json): its tap attempts are the taps, each aiming at the point its prompt names (\"… at X,Y\") or at --points. The recording is the one it names, or --from.", valueName: "LABELS"))
     var labels: String?
 
     @Option(help: ArgumentHelp("The points the taps aimed at, in order: X,Y pairs separated by spaces, normalized (0 to 1 of the screen's width and height from its top-left corner), or pixels with --screen.", valueName: "X,Y X,Y …"))

@@ -43,6 +43,17 @@ public enum CalibrationTargets {
         return .success(points)
     }
 
+    /// The point a prompt names at its end, as `record --guided` writes a plan step's prompt
+    /// into its label (`tap 1 touch the cross at 0.1,0.1` → "guided: touch the cross at
+    /// 0.1,0.1"): the last word, "X,Y" as --points takes one, after the word "at". The word
+    /// and the point; nil when the prompt names none.
+    public static func aimedAt(_ prompt: String, screen: Size?) -> (word: String, point: Point)? {
+        let words = prompt.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard words.count >= 2, words[words.count - 2] == "at", let last = words.last, last.count <= 40,
+              case let .success(points) = parse(String(last), screen: screen), points.count == 1 else { return nil }
+        return (String(last), points[0])
+    }
+
     public struct TargetError: Error, Hashable, Sendable, CustomStringConvertible {
         public var description: String
         public init(_ description: String) { self.description = description }

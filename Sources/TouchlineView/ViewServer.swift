@@ -3,7 +3,8 @@
 // Touchline type: it serves the bytes it is given, so that another page (a calibration page)
 // can reuse it by giving other bytes.
 //
-// Read-only: GET and HEAD, nothing else. Every request is bounded before it is read whole (the
+// Read-only: GET and HEAD, nothing else (but a calibration page's answers, a bodiless POST to
+// /answer, when the content has `answers`: CalibratePage.swift). Every request is bounded before it is read whole (the
 // decoder's buffer, its header limits, a body refused), every connection that has not finished
 // its request in `idleSeconds` is closed, and no more than `maximumConnections` are open at
 // once. Off loopback, every request carries the token (`?token=`), compared in constant time;
@@ -46,11 +47,15 @@ public struct ViewContent: Sendable {
     public var page: [UInt8]
     public var resources: [String: (contentType: String, bytes: [UInt8])]
     public var stream: ViewStream?
+    /// The one way in, for a page that answers (calibrate's): `POST /answer` (CalibratePage.swift).
+    /// nil (view's): the server is read-only.
+    public var answers: PageAnswers?
 
-    public init(page: [UInt8], resources: [String: (contentType: String, bytes: [UInt8])] = [:], stream: ViewStream? = nil) {
+    public init(page: [UInt8], resources: [String: (contentType: String, bytes: [UInt8])] = [:], stream: ViewStream? = nil, answers: PageAnswers? = nil) {
         self.page = page
         self.resources = resources
         self.stream = stream
+        self.answers = answers
     }
 
     static let noncePlaceholder = Array("{{nonce}}".utf8)
@@ -183,16 +188,21 @@ struct RequestRouter: Sendable {
     }
 
     func answer(_ head: HTTPRequestHead) -> Answer {
-        guard head.method == .GET || head.method == .HEAD else {
+        let (path, query) = Self.split(head.uri)
+        let answering = head.method == .POST && path == "/answer" && content.answers != nil
+        guard head.method == .GET || head.method == .HEAD || answering else {
             return .bytes(.methodNotAllowed, contentType: "text/plain; charset=utf-8", Array("read-only: GET and HEAD only\n".utf8), nonce: nil)
         }
-        let (path, query) = Self.split(head.uri)
         if let token = options.token {
             guard let given = Self.parameter("token", in: query), Self.constantTimeEqual(Array(given.utf8), Array(token.utf8)) else {
                 return .bytes(.forbidden, contentType: "text/plain; charset=utf-8", Array("forbidden: this address needs its token (?token=…, as view printed it)\n".utf8), nonce: nil)
             }
         } else if !Self.isLoopbackHost(head.headers.first(name: "host")) {
             return .bytes(.forbidden, contentType: "text/plain; charset=utf-8", Array("forbidden: the Host header does not name a loopback address\n".utf8), nonce: nil)
+        }
+        if answering, let answers = content.answers {
+            let (status, text) = answers.post(head, query: query)
+            return .bytes(status, contentType: "text/plain; charset=utf-8", Array(text.utf8), nonce: nil)
         }
         switch path {
         case "/", "/index.html":
@@ -305,7 +315,8 @@ final class ViewHTTPHandler: ChannelInboundHandler {
         guard !answered else { return }
         switch Self.unwrapInboundIn(data) {
         case .head(let head):
-            // Read-only: anything but a read is refused at its head, its body never read.
+            // Read-only: anything but a read is refused at its head, its body never read (an
+            // answer, too, is answered at its head: it has no body).
             guard head.method == .GET || head.method == .HEAD else { return answer(context, head) }
             self.head = head
         case .body:

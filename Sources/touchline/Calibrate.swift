@@ -10,6 +10,8 @@ import TouchlineInput
 import TouchlineLive
 import TouchlineSettings
 import TouchlineTrace
+import TouchlineTuning
+import TouchlineView
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,17 +25,32 @@ struct Calibrate: ParsableCommand {
             section and the xinput command. Exit status 1 when the points disagree by more than \
             --tolerance (touch them again; no rule is written).
 
+            DEVICE alone: serves a page (as `touchline view`, 127.0.0.1 unless --host) to open \
+            full screen on the touchscreen: --count crosshairs one at a time, each answered by \
+            the device's raw touch (never the browser's), a point far off asked again, then the \
+            same report and outputs as --from, on the page and here. trace:FILE answers it with \
+            a recording's touches instead.
+
+            --labels RECORDING.labels.json: a `record --guided` recording, its tap attempts \
+            paired with the points their prompts name ("… at X,Y"), or with --points.
+
+            --check DEVICE: one touch at a random point (its seed printed; --seed N repeats it), \
+            its error in mm under --matrix, the device's udev property, or none.
+
             --corners DEVICE: asks on standard error for the four corners of the screen in turn, \
             read from the touchscreen DEVICE (/dev/input/eventN; trace:FILE plays a recording \
             instead), and gives its orientation (rotation, flips, swap) and extent. See \
             docs/calibrate.md.
             """)
 
-    @Argument(help: ArgumentHelp("With --corners: the touchscreen's event node, or trace:FILE.", valueName: "DEVICE"))
+    @Argument(help: ArgumentHelp("The touchscreen's event node (the page, or --corners), or trace:FILE.", valueName: "DEVICE"))
     var node: String?
 
     @Option(help: ArgumentHelp("A recording of taps at --points, in order (libinput record YAML, evemu, getevent -lt).", valueName: "RECORDING"))
     var from: String?
+
+    @Option(help: ArgumentHelp("A labels file of `record --guided` (RECORDING.labels.json): its tap attempts are the taps, each aiming at the point its prompt names (\"… at X,Y\") or at --points. The recording is the one it names, or --from.", valueName: "LABELS"))
+    var labels: String?
 
     @Option(help: ArgumentHelp("The points the taps aimed at, in order: X,Y pairs separated by spaces, normalized (0 to 1 of the screen's width and height from its top-left corner), or pixels with --screen.", valueName: "X,Y X,Y …"))
     var points: String?
@@ -53,18 +70,51 @@ struct Calibrate: ParsableCommand {
     @Flag(help: "Ask for the four corners on a live touchscreen: its orientation and extent.")
     var corners = false
 
+    @Flag(help: "Check the calibration in force: one touch at a random point (printed, from --seed), its error in mm.")
+    var check = false
+
+    @Option(help: ArgumentHelp("With --check: the seed of the point (printed by every check, to ask for the same point again).", valueName: "N"))
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("With --check: the calibration to check, six numbers as LIBINPUT_CALIBRATION_MATRIX takes them. Default: the device's udev property, or none.", valueName: "\"a b c d e f\""))
+    var matrix: String?
+
+    @Option(help: ArgumentHelp("The page: how many crosshairs, 4 to 9 (corners inset, the centre, the middles of the edges).", valueName: "N"))
+    var count = 9
+
+    @Option(help: ArgumentHelp("The page: the address to listen on. Anything but loopback needs --token (as `touchline view`).", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The page: the port to listen on; 0, a free one (printed).", valueName: "n"))
+    var port = 0
+
+    @Option(help: ArgumentHelp("The page: the token every request must carry (?token=…), 16 or more of A-Z a-z 0-9 - _.", valueName: "token"))
+    var token: String?
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        if corners == (from != nil) {
-            throw ValidationError("give either --from RECORDING --points \"X,Y …\" or --corners DEVICE")
+        if check && (corners || from != nil || node == nil) {
+            throw ValidationError("--check DEVICE checks the calibration in force on DEVICE; it goes without --from and --corners")
         }
-        if from != nil && points == nil { throw ValidationError("--from needs --points: the points its taps aimed at, in order") }
-        if from == nil && (points != nil || screen != nil || device != nil) {
-            throw ValidationError("--points, --screen and --device go with --from RECORDING")
+        if !check && (seed != nil || matrix != nil) { throw ValidationError("--seed and --matrix go with --check") }
+        if let matrix, UdevCalibration.parse(matrix) == nil {
+            throw ValidationError("--matrix takes six finite numbers separated by spaces, as LIBINPUT_CALIBRATION_MATRIX: got '\(matrix)'")
+        }
+        if labels != nil && (corners || check || node != nil) {
+            throw ValidationError("--labels fits a guided recording's taps; it goes without DEVICE, --corners and --check")
+        }
+        if corners && from != nil || from == nil && labels == nil && node == nil {
+            throw ValidationError("give DEVICE (the page), --from RECORDING --points \"X,Y …\", or --corners DEVICE")
+        }
+        if from != nil && labels == nil && points == nil { throw ValidationError("--from needs --points: the points its taps aimed at, in order (or --labels of a guided recording)") }
+        if from == nil && labels == nil && (points != nil || screen != nil || device != nil) {
+            throw ValidationError("--points, --screen and --device go with --from RECORDING or --labels")
         }
         if corners && node == nil { throw ValidationError("--corners needs DEVICE: the touchscreen's event node (see `touchline devices`), or trace:FILE") }
-        if !corners && node != nil { throw ValidationError("DEVICE goes with --corners; a recording is --from RECORDING") }
+        if from != nil && node != nil { throw ValidationError("DEVICE is the page's or --corners'; a recording is --from RECORDING") }
+        if !CalibrationLayout.counts.contains(count) { throw ValidationError("--count takes 4 to 9 crosshairs; got \(count)") }
+        if !(0...65535 ~= port) { throw ValidationError("--port takes 0 to 65535, found \(port).") }
         if let screen, CalibrationTargets.parseScreen(screen) == nil {
             throw ValidationError("--screen takes WIDTHxHEIGHT in pixels (for example 1920x1080); got '\(screen)'")
         }
@@ -77,15 +127,33 @@ struct Calibrate: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            if let from { try fit(from) } else if let node { try cornersOf(node) }
+            if let labels {
+                try fitLabels(labels)
+            } else if let from {
+                try fit(from)
+            } else if let node, corners {
+                try cornersOf(node)
+            } else if let node, check {
+                try checkOne(node)
+            } else if let node {
+                try page(node)
+            }
         }
     }
 
     // MARK: --from
 
-    func fit(_ path: String) throws {
+    /// `labelled`: the labels of the recording, from `record --guided` (--labels): each tap
+    /// attempt's window picks its tap, its prompt (or --points) the point it aimed at.
+    func fit(_ path: String, labelled: (labels: [Label], file: String)? = nil) throws {
         let screenSize = screen.flatMap(CalibrationTargets.parseScreen)
-        guard let points, case let .success(targets) = CalibrationTargets.parse(points, screen: screenSize) else { return }
+        var targets: [Point] = []
+        var given: [String] = []
+        if let points {
+            guard case let .success(parsed) = CalibrationTargets.parse(points, screen: screenSize) else { return }
+            targets = parsed
+            given = points.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
+        }
         let found = try Self.touches(path, input: input)
         let name = TraceFile.displayName(path)
         let index: Int
@@ -104,7 +172,8 @@ struct Calibrate: ParsableCommand {
             }
             index = only
         }
-        let taps = found.touches[index] ?? []
+        var taps = found.touches[index] ?? []
+        if let labelled { (taps, targets, given) = try attempts(labelled.labels, file: labelled.file, taps: taps, targets: targets, given: given) }
         guard taps.count == targets.count else {
             let times = taps.prefix(12).map { formatFixed($0.time, decimals: 2) + " s" }.joined(separator: ", ")
             throw CLIError.data("\(name): \(counted(taps.count, "tap")) on device \(index)\(taps.isEmpty ? "" : " (at \(times)\(taps.count > 12 ? ", …" : ""))") "
@@ -121,9 +190,60 @@ struct Calibrate: ParsableCommand {
             throw CLIError.data("\(name): device \(index): \(error)")
         }
         let calibrated = CalibratedDevice(found.devices[index], sensor: sensor)
-        let given = points.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map(String.init)
         try write(calibration, calibrated, report: calibration.report(calibrated, points: calibrationPoints, targets: given))
         if !calibration.agrees { throw ExitCode(ExitStatus.labelsMissed) }
+    }
+
+    /// --labels: the recording it names (or --from), its tap attempts fitted.
+    func fitLabels(_ path: String) throws {
+        let bytes = try readSmallFile(path, limit: LabelSet.maximumBytes + 1, what: "a labels file")
+        if bytes.count > LabelSet.maximumBytes { throw CLIError.data("\(path): a labels file is at most \(LabelSet.maximumBytes >> 20) MiB") }
+        let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let set: LabelSet
+        do {
+            set = try LabelSet.parse(bytes, file: path, directory: path.hasPrefix("/") && directory.isEmpty ? "/" : directory)
+        } catch {
+            throw CLIError.data(error.description)
+        }
+        let recordings = set.recordings.filter { from == nil || $0.path == from || $0.file == from }
+        guard recordings.count == 1, let recording = recordings.first else {
+            throw CLIError.data("\(path): \(counted(recordings.count, "recording")) \(from.map { "named \($0)" } ?? "in it"): expected one (choose with --from)")
+        }
+        try fit(from ?? recording.path, labelled: (recording.labels, path))
+    }
+
+    /// The taps of a guided recording's tap attempts, in the labels' order (the first tap in
+    /// each `has tap` (or `longPress`) label's window; an attempt without one is left out, said on
+    /// standard error), each with the point its prompt names ("… at X,Y"), or the point of
+    /// --points in the same place when given.
+    func attempts(_ labels: [Label], file: String, taps: [(time: Double, position: Point)], targets: [Point], given: [String]) throws
+        -> ([(time: Double, position: Point)], [Point], [String]) {
+        let attempts = labels.filter { $0.kind == .has && ($0.gestures.contains("tap") || $0.gestures.contains("longPress")) }
+        guard !attempts.isEmpty else { throw CLIError.data("\(file): no tap attempts (\"has\": \"tap\" labels), as `record --guided` writes them") }
+        if points != nil && attempts.count != targets.count {
+            throw CLIError.data("\(file): \(counted(attempts.count, "tap attempt")) but --points gives \(counted(targets.count, "point")): expected one point per attempt, in order")
+        }
+        let screenSize = screen.flatMap(CalibrationTargets.parseScreen)
+        var out: ([(time: Double, position: Point)], [Point], [String]) = ([], [], [])
+        for (i, label) in attempts.enumerated() {
+            let from = label.from ?? -.infinity, to = label.to ?? .infinity
+            guard let tap = taps.first(where: { from <= $0.time && $0.time <= to }) else {
+                warn("\(file): attempt \(i + 1) (\(label)) has no tap in its window: left out")
+                continue
+            }
+            if points != nil {
+                out.1.append(targets[i])
+                out.2.append(given[i])
+            } else {
+                guard let (word, point) = label.why.flatMap({ CalibrationTargets.aimedAt($0, screen: screenSize) }) else {
+                    throw CLIError.data("\(file): attempt \(i + 1) (\(label)) names no point: its prompt ends in \"at X,Y\" (a plan step like `tap 1 touch the cross at 0.1,0.1`), or give --points")
+                }
+                out.1.append(point)
+                out.2.append(word)
+            }
+            out.0.append(tap)
+        }
+        return out
     }
 
     /// A recording's touches per device (time in s from its first event, position in mm),
@@ -151,8 +271,9 @@ struct Calibrate: ParsableCommand {
     }
 
     /// The report, then the three outputs on standard output; the rule to --udev-rule too, when
-    /// the points agree.
-    func write(_ calibration: Calibration, _ device: CalibratedDevice, report: String) throws {
+    /// the points agree. Returns them, for the page.
+    @discardableResult
+    func write(_ calibration: Calibration, _ device: CalibratedDevice, report: String) throws -> CalibrationRun.Done {
         let rule = calibration.udevRule(device)
         var text = report + "\n"
         if let udevRule, calibration.agrees {
@@ -175,6 +296,150 @@ struct Calibrate: ParsableCommand {
         if !calibration.agrees {
             warn("the points disagree by more than \(formatFixed(tolerance, decimals: 1)) mm: touch them again\(udevRule == nil ? "" : "; \(udevRule!) was not written")")
         }
+        return CalibrationRun.Done(report: report, rule: rule, section: calibration.deviceSection(device), xinput: calibration.xinputCommand(device),
+                                   written: calibration.agrees ? udevRule : nil)
+    }
+
+    // MARK: the page
+
+    /// The page (docs/calibrate.md#the-page): served by view's server, its crosshairs answered
+    /// by touches read raw from DEVICE (the evdev source, no grab, the default graph's taps), or
+    /// by a recording's touches (trace:FILE, found as --from finds them), one played each time
+    /// the page says a crosshair is shown. The fit, the re-asks and the page's lines are
+    /// CalibrationRun's; the server and the page TouchlineView's; this only wires them.
+    func page(_ node: String) throws {
+        TemporaryCleanup.install(unblock: true)
+        var options = ViewServerOptions()
+        (options.host, options.port, options.token) = (host, port, token)
+        if token == nil && !ViewServer.isLoopback(host) {
+            throw CLIError.usage("--host \(host) is not a loopback address: run again with --token (this one was just made: --token \(ViewServer.makeToken()))")
+        }
+        let answers = PageAnswers { CalibrationRun.Answer.parse($0) != nil }
+        let stream = ViewStream(backlog: options.streamBacklogBytes)
+        let server: ViewServer
+        do {
+            server = try ViewServer(options: options, content: ViewContent(page: CalibratePage.html(secret: answers.secret), stream: stream, answers: answers))
+        } catch {
+            throw CLIError.usage(error.message)
+        }
+        defer { server.stop() }
+        var out = OutputStream(fd: 1)
+        out.write("touchline calibrate: \(server.address)\n")
+        out.flush()
+        var run: CalibrationRun?
+        var device: CalibratedDevice?
+        var shown: [UInt8] = []
+        /// The page's answers so far, then (when a point is shown and `touch` has one) a touch.
+        func step(_ answered: [String], touch: Point? = nil) {
+            guard var current = run, let device else { return }
+            var changed = false
+            for text in answered { if let a = CalibrationRun.Answer.parse(Substring(text)) { changed = current.answer(a) || changed } }
+            if let touch { changed = current.touch(touch) || changed }
+            run = current
+            // Only what the page would show differently (being armed is not); the outcome's
+            // line, with its outputs, once they are written.
+            if changed, current.outcome == nil, case let line = current.line(device: device), line != shown {
+                shown = line
+                stream.keep(0, line)
+            }
+        }
+        func begin(_ description: DeviceDescription, sensor: Size) {
+            device = CalibratedDevice(description, sensor: sensor)
+            run = CalibrationRun(targets: CalibrationLayout.points(count), sensor: sensor, tolerance: tolerance)
+            shown = run!.line(device: device!)
+            stream.keep(0, shown)
+        }
+        if node.hasPrefix("trace:") {
+            let path = String(node.dropFirst("trace:".count))
+            let found = try Self.touches(path, input: input)
+            guard let index = found.touches.keys.sorted().first, let sensor = found.sensors[index] else {
+                throw CLIError.data("\(node): no touches to answer the page with")
+            }
+            begin(found.devices[index], sensor: sensor)
+            var taps = found.touches[index]![...]
+            while run?.outcome == nil {
+                step(answers.wait(seconds: 1))
+                guard run?.armed == true else { continue }
+                guard let tap = taps.popFirst() else { throw CLIError.data("\(node): the recording ended before the page was done") }
+                step([], touch: Point(x: tap.position.x / sensor.width, y: tap.position.y / sensor.height))
+            }
+        } else {
+            var source = try EvdevLiveSource(paths: [node], grab: false)
+            let sink = PageTouches()
+            var session = RecordSession(options: input.assemblerOptions, configuration: .default, warn: { warn($0) })
+            session.gestures = sink
+            session.frames = sink
+            try session.start(&source)
+            guard let description = session.descriptions.first else { throw CLIError.data("\(node): no touchscreen opened") }
+            begin(description, sensor: FrameAssembler(device: description, options: input.assemblerOptions).geometry.size)
+            sink.onFrame = { step(answers.take()) }
+            sink.onTouch = { step(answers.take(), touch: Point(x: $0.x / device!.sensor.width, y: $0.y / device!.sensor.height)) }
+            session.isDone = { run?.outcome != nil }
+            try session.run(&source) { _, _ in }
+        }
+        guard let run, let device, let outcome = run.outcome else { throw CLIError.data("\(node): the input ended before the page was done") }
+        var done: CalibrationRun.Done?
+        if case .fitted(let calibration, let points) = outcome {
+            done = try write(calibration, device, report: calibration.report(device, points: points, targets: CalibrationLayout.text(run.targets).split(separator: " ").map(String.init)))
+        }
+        stream.keep(0, run.line(device: device, done: done))
+        // Served until the page says it shows the result (or 30 s), so that it gets its line.
+        var waited = 0
+        while waited < 30 && !answers.wait(seconds: 1).contains(where: { CalibrationRun.Answer.parse(Substring($0)) == .shown(run.targets.count) }) { waited += 1 }
+        guard case .fitted(let calibration, _) = outcome else {
+            if case .failed(let reason) = outcome { throw CLIError.data("\(node): \(reason)") }
+            return
+        }
+        if !calibration.agrees { throw ExitCode(ExitStatus.labelsMissed) }
+    }
+
+    // MARK: --check
+
+    /// One touch at a point from the seed, and how far the calibration in force (--matrix, the
+    /// device's udev property, or none) puts it from there.
+    func checkOne(_ node: String) throws {
+        var generator = SystemRandomNumberGenerator()
+        // Six digits: short enough to type again.
+        let seed = self.seed ?? UInt64.random(in: 0...999_999, using: &generator)
+        let target = CalibrationCheck.point(seed: seed)
+        StandardError.write(CalibrationCheck.prompt(target, seed: seed) + "\n")
+        let (touch, description, sensor) = try firstTouch(node)
+        let device = CalibratedDevice(description, sensor: sensor)
+        var origin = "no calibration (the device's own coordinates)"
+        var map = AffineMap.identity
+        let property = node.hasPrefix("trace:") ? nil : UdevDatabase.properties(ofNode: node)?[UdevCalibration.property]
+        if let text = matrix ?? property, let numbers = UdevCalibration.parse(text), let given = AffineMap(numbers) {
+            map = given.fromLibinputAxes(xSpan: device.xSpan, ySpan: device.ySpan)
+            origin = matrix != nil ? "--matrix" : "the udev property \(UdevCalibration.property)"
+        }
+        let result = CalibrationCheck(target: target, touched: Point(x: touch.x / sensor.width, y: touch.y / sensor.height), map: map, sensor: sensor)
+        var out = OutputStream(fd: 1)
+        out.write(result.report(seed: seed, calibration: origin, tolerance: tolerance))
+        out.flush()
+        if !(result.error <= tolerance) { throw ExitCode(ExitStatus.labelsMissed) }
+    }
+
+    /// The first touch of DEVICE (mm on the panel), as --corners reads its touches.
+    func firstTouch(_ node: String) throws -> (Point, DeviceDescription, Size) {
+        if node.hasPrefix("trace:") {
+            let found = try Self.touches(String(node.dropFirst("trace:".count)), input: input)
+            guard let index = found.touches.keys.sorted().first, let tap = found.touches[index]?.first, let sensor = found.sensors[index] else {
+                throw CLIError.data("\(node): no touch")
+            }
+            return (tap.position, found.devices[index], sensor)
+        }
+        var source = try EvdevLiveSource(paths: [node], grab: false)
+        let sink = CornerTouches()
+        var session = RecordSession(options: input.assemblerOptions, configuration: .default, warn: { warn($0) })
+        session.gestures = sink
+        try session.start(&source)
+        session.isDone = { !sink.touches.isEmpty }
+        try session.run(&source) { _, _ in }
+        guard let touch = sink.touches.first, let index = sink.device, session.descriptions.indices.contains(index) else {
+            throw CLIError.data("\(node): the input ended before a touch")
+        }
+        let description = session.descriptions[index]
+        return (touch, description, FrameAssembler(device: description, options: input.assemblerOptions).geometry.size)
     }
 
     // MARK: --corners
@@ -254,6 +519,22 @@ final class CornerTouches: LiveSink {
     }
 
     func frame(_ frame: TouchFrame, device: Int) throws {}
+    func rawEvent(_ event: InputEvent, deviceName: String) throws {}
+    func warn(_ message: String) { StandardError.warn(message) }
+}
+
+/// The page's touches (the default graph's taps on the device) and every frame, by which the
+/// loop reads the page's answers between touches.
+final class PageTouches: LiveSink {
+    var onTouch: (Point) -> Void = { _ in }
+    var onFrame: () -> Void = {}
+
+    func gesture(_ event: GestureEvent) throws {
+        onFrame()
+        if let position = CalibrationTouches.position(of: event) { onTouch(position) }
+    }
+
+    func frame(_ frame: TouchFrame, device: Int) throws { onFrame() }
     func rawEvent(_ event: InputEvent, deviceName: String) throws {}
     func warn(_ message: String) { StandardError.warn(message) }
 }

@@ -154,4 +154,46 @@ let crosshairPoints = crosshairs.map { "\($0.0),\($0.1)" }.joined(separator: " "
         #expect(result.stdout.contains("ENV{LIBINPUT_CALIBRATION_MATRIX}=\"0.000000 -1.000741 1.000000 1.000463 0.000000 0.000000\""), "\(result.stdout)")
         #expect(result.stderr.contains("touch the top-left corner of the screen, as near to it as you can (1 of 4)"), "\(result.stderr)")
     }
+
+    @Test func aGuidedRecordingsLabelsGiveThePointsAimedAt() throws {
+        let dir = Paths.temporaryDirectory()
+        // A stray tap before the first attempt (at 0.2 s, outside every window) is not a point's.
+        let recording = try write(tapRecording(turnedTaps()), in: dir)
+        // As `record --guided` writes them for a plan of `tap 1 touch the cross at X,Y` steps:
+        // the attempt's window from 0.1 s before the touch to 0.5 s after the lift.
+        var labels: [String] = []
+        for (i, p) in crosshairs.enumerated() {
+            let down = 0.5 + 0.6 * Double(i)
+            labels.append("   {\"has\": \"tap\", \"from\": \(down - 0.1), \"to\": \(down + 0.5), \"why\": \"guided: touch the cross at \(p.0),\(p.1)\"}")
+        }
+        let file = try write("{\"version\": 1, \"recordings\": [\n {\"file\": \"taps.yml\", \"expect\": [\n" + labels.joined(separator: ",\n") + "\n ]}\n]}\n",
+                             in: dir, "taps.yml.labels.json")
+        let result = try touchline("calibrate", "--labels", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        let fromPoints = try touchline("calibrate", "--from", recording, "--points", crosshairPoints)
+        #expect(result.stdout == fromPoints.stdout, "the labels' points are --points'")
+        // A prompt that names no point needs --points.
+        let plain = try write(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self).replacingOccurrences(of: " at ", with: " near "),
+                              in: dir, "plain.labels.json")
+        let refused = try touchline("calibrate", "--labels", plain)
+        #expect(refused.status == 65 && refused.stderr.contains("attempt 1 (has tap 0.40..1.00 s) names no point: its prompt ends in \"at X,Y\""), "\(refused.stderr)")
+        let given = try touchline("calibrate", "--labels", plain, "--points", crosshairPoints)
+        #expect(given.status == 0 && given.stdout == fromPoints.stdout, "\(given.stderr)")
+    }
+
+    @Test func checkAsksForTheSeedsPointAndSaysHowFarOffTheTouchIs() throws {
+        let dir = Paths.temporaryDirectory()
+        // Seed 7's point, touched through the turned panel: the rule's matrix puts it there.
+        let seven = (0.42288, 0.16175)
+        let recording = try write(tapRecording(turnedTaps([seven])), in: dir)
+        let matrix = "0.000000 -0.900667 0.950000 0.900417 0.000000 0.050000"
+        let result = try touchline("calibrate", "--check", "trace:" + recording, "--seed", "7", "--matrix", matrix)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("check (seed 7; --seed 7 asks for this point again): touch the screen at "), "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("check: aimed at "), "\(result.stdout)")
+        #expect(result.stdout.contains("which --matrix puts at ") && result.stdout.contains(" mm on the panel, within the tolerance of 4.0 mm"), "\(result.stdout)")
+        // Without the calibration, the same touch is far off: status 1.
+        let none = try touchline("calibrate", "--check", "trace:" + recording, "--seed", "7")
+        #expect(none.status == 1 && none.stdout.contains("which no calibration (the device's own coordinates) puts at ") && none.stdout.contains("calibrate again"), "\(none.stdout)")
+    }
 }

@@ -4,6 +4,8 @@
 # `calibrate --from` of that recording gives the matrix and the udev rule; the rule installed,
 # `udevadm trigger`, four new taps are reported by `libinput debug-events` at the places they
 # aimed at (within 1 mm), and Touchline's evdev source, which reads the same property, agrees.
+# Then --corners on the live panel, and the page (`calibrate DEVICE`) answered by a stand-in
+# client, its crosshairs by the panel's raw taps.
 # Run inside the VM by scripts/vm/e2e.sh (or alone:
 # scripts/vm/run.sh scripts/vm/e2e-calibrate.sh .build/debug/touchline).
 # Every check logs "PASS name" or "FAIL name: why"; the exit code is the number of failures.
@@ -94,6 +96,29 @@ s=$?
 wait $PP
 [ $s = 0 ] && grep -q "^orientation: rotated 90° clockwise$" $C/corners.out && [ "$(grep -c '^touch the ' $C/corners.err)" = 4 ]
 check "calibrate --corners on a live panel: rotated 90°, four prompts" $? "exit $s; $(grep -E 'orientation|extent' $C/corners.out | tr '\n' ' ') $(tail -3 $C/corners.err | tr '\n' ' ')"
+
+# 4. The page on the live panel: `calibrate DEVICE` serves it; scripts/vm/calibrate-page-client.py
+# stands in for the browser (answers each crosshair as shown, as the page does once painted); the
+# nine taps, played once the first crosshair is shown, are read raw from the panel. The page is
+# served on loopback, which the guest's init leaves down.
+ip link set lo up 2>/dev/null
+$T play --start-delay 0.5 --wait-for $C/page.ready scripts/vm/fixtures/calibration-page-taps.yml > $C/page.node 2>$C/page.play.err &
+PP=$!
+node=$(node_of $C/page.node)
+$T calibrate "$node" --udev-rule $C/page.rules > $C/page.out 2>$C/page.err &
+PC=$!
+i=0; while ! grep -q '^touchline calibrate: http' $C/page.out 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+url=$(sed -n 's/^touchline calibrate: \(http[^ ]*\)$/\1/p' $C/page.out | head -n1)
+timeout 60 python3 scripts/vm/calibrate-page-client.py "$url" $C/page.ready > $C/page.client 2>&1
+sc=$?
+# A client that failed leaves calibrate waiting for touches and play for the ready file.
+[ $sc = 0 ] || { touch $C/page.ready; sleep 1; kill $PC 2>/dev/null; }
+wait $PC
+s=$?
+wait $PP
+[ $sc = 0 ] && [ $s = 0 ] && grep -q "^done rotated 90° clockwise, scaled 0.900 × 0.900" $C/page.client \
+    && grep -q "ENV{LIBINPUT_CALIBRATION_MATRIX}=\"$MATRIX\"" $C/page.rules
+check "calibrate DEVICE: the page's crosshairs answered by the live panel's raw taps give --from's matrix" $? "client $sc, calibrate $s; $(cat $C/page.client | tr '\n' ' ') $(tail -3 $C/page.err | tr '\n' ' ')"
 
 echo "== e2e calibrate: $fails failure(s) in $(( $(date +%s) - start )) s"
 exit $fails

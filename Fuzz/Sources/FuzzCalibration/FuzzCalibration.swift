@@ -7,7 +7,8 @@ import TouchlineSettings
 // (LIBINPUT_CALIBRATION_MATRIX), `--points` with and without `--screen`, and the fit of
 // whatever points those give (paired with each other shifted by one, so that any numbers the
 // parser lets through reach the fit and every text it writes): a value, an error with a
-// reason, never a trap. The input is split at its first newline: the property, then the points.
+// reason, never a trap. The input is split at its first newline: the property, then the points
+// (also read as the page's answer and a guided prompt, and played to a page's run).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzz_support_begin(data, size)
@@ -32,6 +33,21 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             } catch {
                 if error.description.isEmpty { fatalError("an error without a reason") }
             }
+        }
+    }
+    // The page's answer (a query a browser sends) and a guided label's prompt ("… at X,Y"); then
+    // a page's run driven by that answer and the points as touches, each line written.
+    let answer = CalibrationRun.Answer.parse(Substring(points))
+    if let (_, p) = CalibrationTargets.aimedAt(points, screen: nil), !((0...1).contains(p.x) && (0...1).contains(p.y)) {
+        fatalError("a prompt's point off the screen: \(p)")
+    }
+    if case .success(let touches) = CalibrationTargets.parse(points, screen: nil) {
+        var run = CalibrationRun(targets: CalibrationLayout.points(4 + size % 6), sensor: device.sensor)
+        for touch in touches {
+            _ = run.answer(answer ?? .shown(run.current ?? 0))
+            _ = run.answer(.shown(run.current ?? 0))
+            _ = run.touch(touch)
+            _ = run.line(device: device, done: CalibrationRun.Done(report: property, rule: property, section: "", xinput: "", written: nil))
         }
     }
     return 0

@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+"""`touchline calibrate`'s page, tested as a person uses it, in headless Chromium (docs/calibrate.md).
+
+    scripts/calibrate-page-test.py [--binary .build/debug/touchline] [--out .build/calibrate-page-test]
+
+A recording is generated of a panel turned 90 degrees on its screen, scaled 0.9 and shifted
+(216 x 135 mm, 10 units/mm), whose taps land where a finger aiming at the page's crosshairs
+would: `calibrate trace:taps.yml` plays one tap each time the page says a crosshair is shown.
+The page must reach "done" and the rule it writes must be byte for byte the one `calibrate
+--from taps.yml --points ...` writes from the same taps. A second recording has the third tap
+15 mm off and one more tap, the good one: the page must ask for the third point again (and
+say why) and still write the same rule. The answer channel is checked with plain requests: no
+secret, a foreign Origin, a foreign site, a body, anything but shown=N/redo=N: refused.
+Screenshots under --out (look at them): the start, the first crosshair, the point asked again,
+the result. Run with /usr/bin/python3 (Debian's selenium); about 20 s.
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# CalibrationLayout's order: the corners inset 0.1, the centre, the middles of the edges.
+LAYOUT = [(0.1, 0.1), (0.9, 0.1), (0.9, 0.9), (0.1, 0.9), (0.5, 0.5), (0.5, 0.1), (0.9, 0.5), (0.5, 0.9), (0.1, 0.5)]
+POINTS = " ".join("%.3f,%.3f" % p for p in LAYOUT)
+X_MAX, Y_MAX, RES = 2160, 1350, 10
+failures = []
+
+
+def check(ok, what):
+    print(("ok    " if ok else "FAIL  ") + what, flush=True)
+    if not ok:
+        failures.append(what)
+
+
+def device_point(target):
+    """Where the panel feels a finger aiming at screen point `target` (normalized): the screen
+    is the panel turned 90 degrees clockwise ((x, y) -> (1 - y, x)), scaled 0.9 about the
+    centre and moved 0.02 right, 0.01 down; this undoes it."""
+    u = 0.5 + (target[0] - 0.02 - 0.5) / 0.9
+    v = 0.5 + (target[1] - 0.01 - 0.5) / 0.9
+    return round(v * X_MAX), round((1 - u) * Y_MAX)
+
+
+def recording(path, taps):
+    """A libinput record YAML of one-finger taps (80 ms each, 0.6 s apart) at device units."""
+    lines = ["# libinput record", "# taps answering touchline calibrate's crosshairs (scripts/calibrate-page-test.py)",
+             "version: 1", "ndevices: 1", "libinput:", '  version: "1.22.1"', '  git: "unknown"', "system:",
+             '  os: "touchline:test"', '  kernel: "test"', '  dmi: "dmi:test"', "devices:", "- node: /dev/input/event0",
+             "  evdev:", '    name: "Calibration Test Panel"', "    id: [3, 3823, 1, 1]", "    codes:",
+             "      0: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] # EV_SYN", "      1: [330] # EV_KEY",
+             "      3: [0, 1, 47, 53, 54, 57] # EV_ABS", "    absinfo:",
+             "      0: [0, %d, 0, 0, %d]" % (X_MAX, RES), "      1: [0, %d, 0, 0, %d]" % (Y_MAX, RES),
+             "      47: [0, 9, 0, 0, 0]", "      53: [0, %d, 0, 0, %d]" % (X_MAX, RES), "      54: [0, %d, 0, 0, %d]" % (Y_MAX, RES),
+             "      57: [0, 65535, 0, 0, 0]", "    properties: [1]", "  udev:", "    properties:", "    - ID_INPUT=1",
+             "    - ID_INPUT_TOUCHSCREEN=1", "  quirks:", "  events:"]
+    for i, (x, y) in enumerate(taps):
+        t = 500000 + i * 600000
+        down, up = (t // 1000000, t % 1000000), ((t + 80000) // 1000000, (t + 80000) % 1000000)
+        lines.append("  - evdev:")
+        for code in [(3, 57, 100 + i), (3, 53, x), (3, 54, y), (1, 330, 1), (3, 0, x), (3, 1, y), (0, 0, 0)]:
+            lines.append("    - [%d, %d, %d, %d, %d]" % (down + code))
+        lines.append("  - evdev:")
+        for code in [(3, 57, -1), (1, 330, 0), (0, 0, 0)]:
+            lines.append("    - [%d, %d, %d, %d, %d]" % (up + code))
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+class Calibrate:
+    """A `touchline calibrate trace:FILE` process serving the page."""
+
+    def __init__(self, binary, *args):
+        self.process = subprocess.Popen([binary, "calibrate", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        match = re.match(r"touchline calibrate: (http://\S+)", line)
+        if not match:
+            self.stop()
+            raise RuntimeError("calibrate printed no address: %r; stderr: %s" % (line, self.process.stderr.read()))
+        self.url = match.group(1)
+        self.port = int(re.match(r"http://[^/]*:(\d+)/", self.url).group(1))
+
+    def request(self, path, method="GET", headers=None, data=None):
+        request = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), method=method, data=data)
+        for k, v in (headers or {}).items():
+            request.add_header(k, v)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                return response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def finish(self, seconds=30):
+        try:
+            out, err = self.process.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            self.stop()
+            out, err = self.process.communicate()
+        return self.process.returncode, out, err
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800"]:
+        options.add_argument(flag)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+def wait(what, condition, seconds=20):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.05)
+    check(False, "waited %d s for %s" % (seconds, what))
+    return None
+
+
+# Holds the page's `shown=N` answer for the point named until the test lets it go, so that the
+# crosshair stays on screen for its screenshot (the recording answers at once otherwise).
+HOLD = """
+window.held = null;
+let seen = 0;
+const real = window.fetch.bind(window);
+window.fetch = (url, init) => {
+  if (String(url).includes('shown=' + arguments[0] + '&') && ++seen === arguments[1]) {
+    return new Promise((resolve) => { window.held = () => resolve(real(url, init)); });
+  }
+  return real(url, init);
+};
+"""
+
+
+def page_flow(binary, driver, out, work, name, taps, hold, expect_again):
+    path = os.path.join(work, name + ".yml")
+    recording(path, taps)
+    rule = os.path.join(work, name + ".page.rules")
+    calibrate = Calibrate(binary, "trace:" + path, "--udev-rule", rule)
+    try:
+        started = time.time()
+        driver.get(calibrate.url)
+        wait("the start screen", lambda: driver.execute_script("return document.getElementById('device').textContent") == "Calibration Test Panel")
+        if name == "clean":
+            driver.save_screenshot(os.path.join(out, "calibrate-start.png"))
+        driver.execute_script(HOLD, hold, 2 if expect_again else 1)
+        driver.find_element("id", "start").click()
+        wait("point %d held on screen" % (hold + 1), lambda: driver.execute_script("return window.held !== null"))
+        cross = driver.execute_script(
+            "const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, ring: +c.ring,"
+            " w: innerWidth, h: innerHeight, title: document.getElementById('title').textContent,"
+            " note: document.getElementById('note').textContent}")
+        x, y = LAYOUT[hold]
+        check(abs(cross["x"] - x * cross["w"]) < 1 and abs(cross["y"] - y * cross["h"]) < 1,
+              "%s: point %d's crosshair at %.2f, %.2f of the window (%.1f, %.1f px)" % (name, hold + 1, x, y, cross["x"], cross["y"]))
+        mm = (cross["w"] * cross["h"] / (216.0 * 135.0)) ** 0.5
+        check(abs(cross["ring"] / mm - 10) < 0.2, "%s: the ring is finger-sized, %.1f px = %.1f mm of the panel" % (name, cross["ring"], cross["ring"] / mm))
+        if expect_again:
+            check(cross["title"] == "Point %d of 9" % (hold + 1) and "again" in cross["note"] and "mm off" in cross["note"],
+                  "%s: the page asks for point %d again and says why: %r" % (name, hold + 1, cross["note"]))
+        driver.save_screenshot(os.path.join(out, "calibrate-%s-point%d.png" % (name, hold + 1)))
+        driver.execute_script("window.held()")
+        state = wait("done", lambda: driver.execute_script("return document.getElementById('result').dataset.state"))
+        check(state == "done", "%s: the page reaches done (%s) in %.1f s" % (name, state, time.time() - started))
+        shown = driver.execute_script("return {found: document.getElementById('found').textContent, rule: document.getElementById('rule').textContent,"
+                                      " written: document.getElementById('written').textContent}")
+        driver.save_screenshot(os.path.join(out, "calibrate-%s-done.png" % name))
+        status, stdout, stderr = calibrate.finish()
+        check(status == 0, "%s: calibrate ends with status 0 once the page shows the result (%s; %s)" % (name, status, stderr.strip()[-300:]))
+        check("rotated 90° clockwise, scaled 0.900 × 0.900" in shown["found"], "%s: the page names it: %s" % (name, shown["found"]))
+        check(os.path.exists(rule) and rule in shown["written"], "%s: the page says where the rule was written" % name)
+        return rule, shown["rule"], stdout
+    finally:
+        calibrate.stop()
+
+
+def answers_refused(binary, work):
+    """The one way in, checked with plain requests while the page waits for its first point."""
+    path = os.path.join(work, "clean.yml")
+    calibrate = Calibrate(binary, "trace:" + path)
+    try:
+        status, page = calibrate.request("/")
+        secret = re.search(r'const secret = "([0-9a-f]{32})"', page)
+        check(status == 200 and secret is not None, "the page carries a 128-bit answer secret")
+        secret = secret.group(1) if secret else ""
+        host = {"Host": "127.0.0.1:%d" % calibrate.port}
+        cases = [
+            ("no secret", "/answer?shown=0", {}, None, 403),
+            ("a wrong secret", "/answer?shown=0&secret=" + "0" * 32, {}, None, 403),
+            ("a foreign Origin", "/answer?shown=0&secret=" + secret, {"Origin": "http://evil.example"}, None, 403),
+            ("a foreign site", "/answer?shown=0&secret=" + secret, {"Sec-Fetch-Site": "cross-site"}, None, 403),
+            ("a body", "/answer?shown=0&secret=" + secret, {}, b"x", 413),
+            ("not shown=N or redo=N", "/answer?shown=100&secret=" + secret, {}, None, 400),
+            ("two answers at once", "/answer?shown=0&redo=0&secret=" + secret, {}, None, 400),
+            ("a foreign Host (DNS rebinding)", "/answer?shown=0&secret=" + secret, {"Host": "evil.example"}, None, 403),
+        ]
+        for what, url, headers, data, expected in cases:
+            status, _ = calibrate.request(url, "POST", {**host, **headers}, data)
+            check(status == expected, "an answer with %s gets %d (got %d)" % (what, expected, status))
+        status, _ = calibrate.request("/answer?shown=0&secret=" + secret, "GET")
+        check(status == 404, "GET /answer changes nothing: 404 (got %d)" % status)
+        status, _ = calibrate.request("/", "PUT")
+        check(status == 405, "other methods stay refused: 405 (got %d)" % status)
+        status, _ = calibrate.request("/answer?shown=0&secret=" + secret, "POST", host)
+        check(status == 200, "the page's own answer is taken (got %d)" % status)
+    finally:
+        calibrate.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", default=os.path.join(ROOT, ".build", "debug", "touchline"))
+    parser.add_argument("--out", default=os.path.join(ROOT, ".build", "calibrate-page-test"))
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="calibrate-page-")
+    started = time.time()
+    clean = [device_point(t) for t in LAYOUT]
+    # The third tap slips 15 mm; the page asks for it again and gets the good one.
+    off = list(clean)
+    off[2] = (clean[2][0] - 150, clean[2][1])
+    off.append(clean[2])
+    driver = browser()
+    try:
+        for name, taps, hold, again in [("clean", clean, 0, False), ("outlier", off, 2, True)]:
+            recording(os.path.join(work, "clean.yml"), clean)
+            rule, shown_rule, stdout = page_flow(args.binary, driver, args.out, work, name, taps, hold, again)
+            # What `--from` writes from the same (final) taps.
+            from_rule = os.path.join(work, name + ".from.rules")
+            result = subprocess.run([args.binary, "calibrate", "--from", os.path.join(work, "clean.yml"), "--points", POINTS, "--udev-rule", from_rule],
+                                    capture_output=True, text=True)
+            same = os.path.exists(rule) and os.path.exists(from_rule) and open(rule).read() == open(from_rule).read()
+            check(result.returncode == 0 and same, "%s: the page's rule is --from's, byte for byte (%s)" % (
+                name, re.search(r'LIBINPUT_CALIBRATION_MATRIX}="([^"]*)"', open(rule).read()).group(1) if os.path.exists(rule) else "no rule"))
+            check(shown_rule == open(from_rule).read(), "%s: the page shows that rule" % name)
+            check(stdout.startswith(result.stdout.split("\n")[0]) and "point 1: aimed at 0.100,0.100" in stdout,
+                  "%s: the terminal gets --from's report" % name)
+    finally:
+        driver.quit()
+    answers_refused(args.binary, work)
+    shutil.rmtree(work, ignore_errors=True)
+    print("%s in %.1f s; screenshots in %s" % ("FAILED: %d" % len(failures) if failures else "passed", time.time() - started, args.out))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -22,8 +22,10 @@
 //       settings reader reads; the daemon's actions and devices)
 //   TouchlineView (the HTTP server of `touchline view`: one page and one stream, on SwiftNIO's
 //     NIOHTTP1; no Touchline module: it serves bytes it is given, so a calibration page can reuse
-//     it; only the executable depends on it, and no pure module depends on NIO)
+//     it; only touchline-view depends on it, and no pure module depends on NIO)
 //   touchline (the executable: parses, validates, wires, runs)
+//   touchline-view (view's server in a process of its own, which `touchline view` starts: the
+//     touchline binary does not link NIO, and replay's memory stays as it was; docs/view.md)
 //   TouchlineTestSupport (the tests' shared helpers, in Tests/; not a product)
 // docs/architecture.md's module table is checked against the targets below (ArchitectureDocTests).
 import PackageDescription
@@ -32,6 +34,7 @@ let package = Package(
     name: "Touchline",
     products: [
         .executable(name: "touchline", targets: ["touchline"]),
+        .executable(name: "touchline-view", targets: ["touchline-view"]),
         .library(name: "TouchlineConfig", targets: ["TouchlineConfig"]),
         .library(name: "TouchlineCore", targets: ["TouchlineCore"]),
         .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
@@ -89,10 +92,11 @@ let package = Package(
             name: "touchline",
             dependencies: [
                 "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
-                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration", "TouchlineView",
+                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "touchline-view", dependencies: ["TouchlineView"]),
         // What the tests share (not a product): where the package and the shared traces are,
         // how a trace file is opened, the heap-object counter of the allocation tests.
         .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),

@@ -39,6 +39,8 @@ done
 if [ -z "$binary" ]; then
     # As install.sh builds it: the Swift runtime linked in, its own scratch path.
     (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
+    # `touchline view`'s server, installed beside touchline by install.sh (docs/view.md).
+    (cd "$root" && swift build -c release --product touchline-view --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
     binary=$root/.build-static/release/touchline
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }

@@ -67,8 +67,14 @@ class View:
         except urllib.error.HTTPError as error:
             return error.code, dict(error.headers), error.read()
 
+    def server_pid(self):
+        """The server's process: touchline-view, started by `touchline view` (docs/view.md)."""
+        with open("/proc/%d/task/%d/children" % (self.process.pid, self.process.pid)) as f:
+            children = f.read().split()
+        return int(children[0]) if children else self.process.pid
+
     def descriptors(self):
-        return len(os.listdir("/proc/%d/fd" % self.process.pid))
+        return len(os.listdir("/proc/%d/fd" % self.server_pid()))
 
     def stop(self):
         if self.process.poll() is None:

@@ -72,8 +72,10 @@ let package = Package(
             name: "CLibevdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"]), .brew(["libevdev"])]
         ),
+        // libinput's headers; the library itself is loaded when the libinput source starts
+        // (its shim.h says why): only libudev is linked.
         .systemLibrary(
-            name: "CLibinput", pkgConfig: "libinput",
+            name: "CLibinput", pkgConfig: "libudev",
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
         .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "TouchlineTrace", "CLibevdev", "CLibinput"]),

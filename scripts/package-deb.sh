@@ -79,9 +79,11 @@ done
 shlibs=$(mktemp -d)
 mkdir "$shlibs/debian"
 printf 'Source: touchline\n\nPackage: touchline\nArchitecture: any\n' > "$shlibs/debian/control"
-depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info -e "$stage/usr/bin/touchline" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
+depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info -e "$stage/usr/bin/touchline" -e "$stage/usr/bin/touchline-view" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlibs"
 [ -n "$depends" ] || { cat "$out/shlibdeps.log" >&2; echo "$0: dpkg-shlibdeps found no dependency" >&2; exit 1; }
+# The libinput source loads libinput when it starts (dlopen: CLibinput/shim.h), unseen by shlibdeps.
+depends="$depends, libinput10"
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \

@@ -117,16 +117,16 @@ struct View: ParsableCommand {
         }
     }
 
-    /// Starts serving; prints the address the host answers, at once: a script (or a person)
-    /// opens it.
-    static func started(_ host: PageHost, stream: Bool) throws {
+    /// Starts serving; prints the address the host answers (`touchline view: URL`, or the
+    /// command's own `label`), at once: a script (or a person) opens it.
+    static func started(_ host: PageHost, stream: Bool, label: String = "touchline view") throws {
         try send(host, Array((stream ? "start stream\n" : "start\n").utf8))
         guard let line = host.readLine(), line.starts(with: Array("address ".utf8)) else {
             try ended(host)
             return
         }
         var out = OutputStream(fd: 1)
-        out.write("touchline view: \(String(decoding: line.dropFirst(8), as: UTF8.self))\n")
+        out.write("\(label): \(String(decoding: line.dropFirst(8), as: UTF8.self))\n")
         out.flush()
     }
 

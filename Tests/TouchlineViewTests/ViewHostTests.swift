@@ -6,9 +6,9 @@ import Testing
 @testable import TouchlineView
 
 @Suite struct ViewHostTests {
-    static let script = Array("resource /timeline application/x-ndjson 12\n{\"a\":1}\n{\"b\"\nstart stream\nkeep 0 {\"view\":\"device\",\"device\":0}\nsend {\"time\":1.5}\n".utf8)
+    static let script = Array("resource /timeline application/x-ndjson 16\n{\"a\":1}\n{\"b\":2}\nstart stream\nkeep 0 {\"view\":\"device\",\"device\":0}\nsend {\"time\":1.5}\n".utf8)
     static let messages: [ViewHostMessage] = [
-        .resource(path: "/timeline", contentType: "application/x-ndjson", bytes: Array("{\"a\":1}\n{\"b\"".utf8)),
+        .resource(path: "/timeline", contentType: "application/x-ndjson", bytes: Array("{\"a\":1}\n{\"b\":2}\n".utf8)),
         .start(stream: true), .keep(0, Array("{\"view\":\"device\",\"device\":0}".utf8)), .send(Array("{\"time\":1.5}".utf8)),
     ]
 
@@ -82,6 +82,6 @@ import Testing
             output: { answered += $0 })
         let address = String(decoding: answered, as: UTF8.self)
         #expect(address.hasPrefix("address http://127.0.0.1:") && address.hasSuffix("/\n"))
-        #expect(served?.status == 200 && served?.output.hasSuffix("{\"a\":1}\n{\"b\"") == true, "\(String(describing: served))")
+        #expect(served?.status == 200 && served?.output.hasSuffix("{\"a\":1}\n{\"b\":2}\n") == true, "\(String(describing: served))")
     }
 }

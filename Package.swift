@@ -96,7 +96,11 @@ let package = Package(
                 "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
                 "TouchlineLive", "TouchlineTuning", "TouchlineCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36): the 45,000
+            // relocations of a static-stdlib PIE take 9 KB instead of 1 MB, and the loader reads
+            // them at every start; replay's RSS drops 0.9 MB (docs/view.md "Binary and memory").
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
         .executableTarget(name: "touchline-view", dependencies: ["TouchlineView"]),
         // What the tests share (not a product): where the package and the shared traces are,

@@ -393,7 +393,7 @@ th { color: var(--dim); font-weight: 500; }
       const size = c.major !== undefined ? c.major.toFixed(1) + " mm" : c.pressure !== undefined ? "p " + c.pressure.toFixed(2) : "–";
       const hold = holds.get(dev.index + "/" + c.id);
       tr.append(id, el("td", null, c.tool || "finger"), el("td", null, c.x.toFixed(2)), el("td", null, c.y.toFixed(2)), el("td", null, size), el("td", null, c.phase),
-        el("td", null, hold && hold.time <= now + 1e-9 ? holdText(hold) : "–"));
+        el("td", null, hold && hold.time <= now + 1e-9 ? holdText(hold, true) : "–"));
       body.appendChild(tr);
     }
   }
@@ -448,9 +448,11 @@ th { color: var(--dim); font-weight: 500; }
   }
 
   // A hold as a person reads it: forwarded at once, held then forwarded (and why), consumed.
-  function holdText(o) {
+  // Short: the contacts' table, beside five other columns on a phone.
+  function holdText(o, short) {
     const ms = typeof o.held === "number" ? (o.held * 1000).toFixed(1) + " ms" : "";
     const mm = typeof o.distance === "number" ? ", " + o.distance.toFixed(1) + " mm" : "";
+    if (short) return o.passthrough === "forwarded" ? "forwarded" : o.passthrough === "dropped" ? "consumed, " + ms : "held " + ms + ", forwarded";
     switch (o.passthrough) {
       case "forwarded": return "forwarded at once";
       case "released": return "held " + ms + mm + ", then forwarded (no recognizer took it)";

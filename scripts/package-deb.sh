@@ -79,7 +79,10 @@ done
 shlibs=$(mktemp -d)
 mkdir "$shlibs/debian"
 printf 'Source: touchline\n\nPackage: touchline\nArchitecture: any\n' > "$shlibs/debian/control"
-depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info -e "$stage/usr/bin/touchline" -e "$stage/usr/bin/touchline-view" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
+# The executables (touchline-view when the binary given had one beside it), as -e options.
+set -- -e "$stage/usr/bin/touchline"
+if [ -x "$stage/usr/bin/touchline-view" ]; then set -- "$@" -e "$stage/usr/bin/touchline-view"; fi
+depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info "$@" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlibs"
 [ -n "$depends" ] || { cat "$out/shlibdeps.log" >&2; echo "$0: dpkg-shlibdeps found no dependency" >&2; exit 1; }
 # The libinput source loads libinput when it starts (dlopen: CLibinput/shim.h), unseen by shlibdeps.

@@ -59,7 +59,7 @@ th { color: var(--dim); font-weight: 500; }
 .hold { color: var(--text); font-size: 14px; padding: 2px 0; }
 .hold.h-dropped { color: #f08a7e; }
 .hold.h-released, .hold.h-bound { color: #e8c36a; }
-@media (max-width: 600px) { body { font-size: 14px; } td, th { padding: 2px 4px; } .lane .name { min-width: 5em; } }
+@media (max-width: 600px) { section.device table { display: block; overflow-x: auto; } body { font-size: 14px; } td, th { padding: 2px 4px; } .lane .name { min-width: 5em; } }
 </style>
 </head>
 <body>
@@ -241,7 +241,7 @@ th { color: var(--dim); font-weight: 500; }
       const table = el("table");
       const head = el("thead");
       const hr = el("tr");
-      for (const name of ["contact", "tool", "x mm", "y mm", "size", "phase", "pass-through"]) hr.appendChild(el("th", null, name));
+      for (const name of ["contact", "tool", "x mm", "y mm", "size", "phase", "pass"]) hr.appendChild(el("th", null, name));
       head.appendChild(hr);
       const body = el("tbody");
       body.id = "contacts-" + dev.index;

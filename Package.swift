@@ -22,8 +22,10 @@
 //       settings reader reads; the daemon's actions and devices)
 //   TouchlineView (the HTTP server of `touchline view`: one page and one stream, on SwiftNIO's
 //     NIOHTTP1; no Touchline module: it serves bytes it is given, so a calibration page can reuse
-//     it; only the executable depends on it, and no pure module depends on NIO)
+//     it; only touchline-view depends on it, and no pure module depends on NIO)
 //   touchline (the executable: parses, validates, wires, runs)
+//   touchline-view (view's server in a process of its own, which `touchline view` starts: the
+//     touchline binary does not link NIO, and replay's memory stays as it was; docs/view.md)
 //   TouchlineTestSupport (the tests' shared helpers, in Tests/; not a product)
 // docs/architecture.md's module table is checked against the targets below (ArchitectureDocTests).
 import PackageDescription
@@ -32,6 +34,7 @@ let package = Package(
     name: "Touchline",
     products: [
         .executable(name: "touchline", targets: ["touchline"]),
+        .executable(name: "touchline-view", targets: ["touchline-view"]),
         .library(name: "TouchlineConfig", targets: ["TouchlineConfig"]),
         .library(name: "TouchlineCore", targets: ["TouchlineCore"]),
         .library(name: "TouchlineTrace", targets: ["TouchlineTrace"]),
@@ -69,8 +72,10 @@ let package = Package(
             name: "CLibevdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"]), .brew(["libevdev"])]
         ),
+        // libinput's headers; the library itself is loaded when the libinput source starts
+        // (its shim.h says why): only libudev is linked.
         .systemLibrary(
-            name: "CLibinput", pkgConfig: "libinput",
+            name: "CLibinput", pkgConfig: "libudev",
             providers: [.apt(["libinput-dev", "libudev-dev"])]
         ),
         .target(name: "TouchlineInput", dependencies: ["TouchlineCore", "TouchlineTrace", "CLibevdev", "CLibinput"]),
@@ -89,10 +94,15 @@ let package = Package(
             name: "touchline",
             dependencies: [
                 "TouchlineCore", "TouchlineTrace", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineInput",
-                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration", "TouchlineView",
+                "TouchlineLive", "TouchlineTuning", "TouchlineCalibration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // Linked by lld with packed relative relocations (DT_RELR, glibc 2.36): the 45,000
+            // relocations of a static-stdlib PIE take 9 KB instead of 1 MB, and the loader reads
+            // them at every start; replay's RSS drops 0.9 MB (docs/view.md "Binary and memory").
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
         ),
+        .executableTarget(name: "touchline-view", dependencies: ["TouchlineView", "TouchlineCalibration"]),
         // What the tests share (not a product): where the package and the shared traces are,
         // how a trace file is opened, the heap-object counter of the allocation tests.
         .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),

@@ -10,7 +10,8 @@
 #
 # --destdir DIR   install under DIR (packaging, tests): no user is created, no systemctl/udevadm run
 # --binary PATH   install this binary instead of building one (`swift build -c release
-#                 --static-swift-stdlib`)
+#                 --static-swift-stdlib`); the touchline-view beside it too, when there is one
+#                 (`touchline view`'s server, a process of its own: docs/view.md)
 # --no-man        no manual pages (their generator, scripts/manual.sh, builds a tool once: the
 #                 tests skip it; the package and the VM test do not)
 # --uninstall     remove what this script installs; /etc/touchline/daemon.toml stays
@@ -65,7 +66,7 @@ if [ "$uninstall" = 1 ]; then
     if [ "$live" = 1 ] && command -v systemctl >/dev/null 2>&1; then
         systemctl disable --now touchline.service 2>/dev/null || true
     fi
-    rm -f "$destdir$bindir/touchline" "$destdir$unitdir/touchline.service" \
+    rm -f "$destdir$bindir/touchline" "$destdir$bindir/touchline-view" "$destdir$unitdir/touchline.service" \
         "$destdir$userunitdir/touchline-session.service" \
         "$destdir$rulesdir/70-touchline.rules" "$destdir$rulesdir/70-touchline-uinput.rules.disabled" \
         "$destdir$confdir/daemon.toml.example" \
@@ -98,16 +99,25 @@ if [ -z "$binary" ]; then
     # The Swift runtime linked in (--static-swift-stdlib): the installed daemon needs no Swift
     # toolchain at run time, and starts faster (fewer relocations: docs/performance.md). Its own
     # scratch path leaves the development build alone.
+    # touchline-view: `touchline view`'s HTTP server (SwiftNIO), which touchline starts from
+    # beside itself; apart, so that touchline does not carry NIO (docs/view.md).
     (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static)
+    (cd "$root" && swift build -c release --product touchline-view --static-swift-stdlib --scratch-path .build-static)
     binary=$root/.build-static/release/touchline
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
+viewbinary=$(dirname "$binary")/touchline-view
 
 install -d "$destdir$bindir" "$destdir$unitdir" "$destdir$userunitdir" "$destdir$rulesdir" "$destdir$confdir" "$destdir$docdir/examples"
 # Stripped (install -s): the symbol tables and debug info are 4/5 of a static binary, and a
 # service needs neither (a crash's backtrace then shows addresses; `--binary` an unstripped
 # build to debug). The binary given or built stays as it was.
 install -s -m 0755 "$binary" "$destdir$bindir/touchline"
+if [ -x "$viewbinary" ]; then
+    install -s -m 0755 "$viewbinary" "$destdir$bindir/touchline-view"
+else
+    echo "$0: no $viewbinary: installed without \`touchline view\` (build it: swift build --product touchline-view)" >&2
+fi
 sed "s#/usr/local/bin/touchline#$bindir/touchline#; s#/usr/local/share/doc/touchline#$docdir#" \
     "$root/packaging/touchline.service" > "$destdir$unitdir/touchline.service"
 chmod 0644 "$destdir$unitdir/touchline.service"

@@ -39,6 +39,8 @@ done
 if [ -z "$binary" ]; then
     # As install.sh builds it: the Swift runtime linked in, its own scratch path.
     (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
+    # `touchline view`'s server, installed beside touchline by install.sh (docs/view.md).
+    (cd "$root" && swift build -c release --product touchline-view --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
     binary=$root/.build-static/release/touchline
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
@@ -77,9 +79,14 @@ done
 shlibs=$(mktemp -d)
 mkdir "$shlibs/debian"
 printf 'Source: touchline\n\nPackage: touchline\nArchitecture: any\n' > "$shlibs/debian/control"
-depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info -e "$stage/usr/bin/touchline" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
+# The executables (touchline-view when the binary given had one beside it), as -e options.
+set -- -e "$stage/usr/bin/touchline"
+if [ -x "$stage/usr/bin/touchline-view" ]; then set -- "$@" -e "$stage/usr/bin/touchline-view"; fi
+depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info "$@" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlibs"
 [ -n "$depends" ] || { cat "$out/shlibdeps.log" >&2; echo "$0: dpkg-shlibdeps found no dependency" >&2; exit 1; }
+# The libinput source loads libinput when it starts (dlopen: CLibinput/shim.h), unseen by shlibdeps.
+depends="$depends, libinput10"
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \

@@ -8,8 +8,11 @@ import TouchlineCore
 public struct PassThroughSet: Sendable {
     public let bound: PassThroughBound
     /// Whether the planners keep a report per decision for `drainReports` (`--explain`); a
-    /// daemon's keep none, so that nothing grows with the contacts of a device's life.
-    public let keepsReports: Bool
+    /// daemon's keep none, so that nothing grows with the contacts of a device's life, except
+    /// while a `touchline view` follows it (it drains them as they come).
+    public var keepsReports: Bool {
+        didSet { for d in planners.indices where planners[d] != nil { planners[d]!.keepsReports = keepsReports } }
+    }
     /// Whether the planners keep every arena decision they hear (`drainTold`: tests).
     public var keepsDecisions = false
     /// By device index; nil: that device has no clone.

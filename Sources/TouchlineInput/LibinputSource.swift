@@ -47,30 +47,39 @@ public final class LibinputSource {
         var nextTrackingID: Int32 = 1
     }
 
+    /// libinput itself, loaded now (CLibinput's shim.h says why not at start-up).
+    static func load() throws(SystemError) {
+        if let error = touchline_libinput_error() {
+            throw SystemError("load libinput (apt install libinput10: \(String(cString: error)))", code: ENOENT)
+        }
+    }
+
     /// The udev seat backend: every device of `seat`, and hotplug.
     public init(seat: String) throws(SystemError) {
+        try Self.load()
         guard let udev = udev_new() else { throw SystemError("udev_new", code: ENOMEM) }
-        guard let li = libinput_udev_create_context(touchline_libinput_interface(), nil, udev) else {
+        guard let li = tl_libinput_udev_create_context(touchline_libinput_interface(), nil, udev) else {
             udev_unref(udev)
             throw SystemError("libinput_udev_create_context", code: ENOMEM)
         }
-        if libinput_udev_assign_seat(li, seat) != 0 {
-            libinput_unref(li)
+        if tl_libinput_udev_assign_seat(li, seat) != 0 {
+            tl_libinput_unref(li)
             udev_unref(udev)
             throw SystemError("libinput_udev_assign_seat", path: seat, code: EINVAL)
         }
         self.udev = udev
         self.context = li
-        self.fileDescriptor = libinput_get_fd(li)
+        self.fileDescriptor = tl_libinput_get_fd(li)
     }
 
     /// The path backend: exactly these nodes, no hotplug (removal is still reported).
     public init(paths: [String]) throws(SystemError) {
-        guard let li = libinput_path_create_context(touchline_libinput_interface(), nil) else {
+        try Self.load()
+        guard let li = tl_libinput_path_create_context(touchline_libinput_interface(), nil) else {
             throw SystemError("libinput_path_create_context", code: ENOMEM)
         }
         self.context = li
-        self.fileDescriptor = libinput_get_fd(li)
+        self.fileDescriptor = tl_libinput_get_fd(li)
         // Kernel uevents, not udevd's: removal must be seen even where udevd does not run.
         let udev = udev_new()
         self.udev = udev
@@ -85,7 +94,7 @@ public final class LibinputSource {
         }
         for path in paths {
             // libinput logs why; the usual reasons are EACCES and "not a device udev knows".
-            if libinput_path_add_device(li, path) == nil {
+            if tl_libinput_path_add_device(li, path) == nil {
                 let probe = DeviceProbe.probe(path: path)
                 if case .unreadable(let e) = probe.verdict { throw e }
                 if probe.verdict == .noPermission { throw SystemError("open", path: path, code: EACCES) }
@@ -95,9 +104,9 @@ public final class LibinputSource {
     }
 
     deinit {
-        for state in devices.values { libinput_device_unref(state.handle) }
+        for state in devices.values { tl_libinput_device_unref(state.handle) }
         if let monitor { udev_monitor_unref(monitor) }
-        libinput_unref(context)
+        tl_libinput_unref(context)
         if let udev { udev_unref(udev) }
     }
 
@@ -110,17 +119,17 @@ public final class LibinputSource {
                 if let action = udev_device_get_action(uevent), String(cString: action) == "remove",
                    let node = udev_device_get_devnode(uevent) {
                     let path = String(cString: node)
-                    for state in devices.values where state.path == path { libinput_path_remove_device(state.handle) }
+                    for state in devices.values where state.path == path { tl_libinput_path_remove_device(state.handle) }
                 }
                 udev_device_unref(uevent)
             }
         }
-        let rc = libinput_dispatch(context)
+        let rc = tl_libinput_dispatch(context)
         if rc != 0 { throw SystemError("libinput_dispatch", code: -rc) }
         pending.removeAll(keepingCapacity: true)
-        while let event = libinput_get_event(context) {
+        while let event = tl_libinput_get_event(context) {
             convert(event)
-            libinput_event_destroy(event)
+            tl_libinput_event_destroy(event)
         }
         var removedIDs: Set<Int> = []
         for e in pending { if case .removed(let id, _) = e { removedIDs.insert(id) } }
@@ -131,22 +140,22 @@ public final class LibinputSource {
     }
 
     private func convert(_ event: OpaquePointer) {
-        let type = libinput_event_get_type(event)
-        guard let device = libinput_event_get_device(event) else { return }
+        let type = tl_libinput_event_get_type(event)
+        guard let device = tl_libinput_event_get_device(event) else { return }
         switch type {
         case LIBINPUT_EVENT_DEVICE_ADDED:
-            guard libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 else { return }
+            guard tl_libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_TOUCH) != 0 else { return }
             added(device)
         case LIBINPUT_EVENT_DEVICE_REMOVED:
             let id = Int(touchline_device_id(device))
             guard let state = devices.removeValue(forKey: id) else { return }
-            libinput_device_unref(state.handle)
+            tl_libinput_device_unref(state.handle)
             pending.append(.removed(id: id, time: EventLoop.now()))
         case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION, LIBINPUT_EVENT_TOUCH_UP,
              LIBINPUT_EVENT_TOUCH_CANCEL, LIBINPUT_EVENT_TOUCH_FRAME:
             let id = Int(touchline_device_id(device))
-            guard var state = devices[id], let touch = libinput_event_get_touch_event(event) else { return }
-            let time = Timestamp(microseconds: Int64(bitPattern: libinput_event_touch_get_time_usec(touch)))
+            guard var state = devices[id], let touch = tl_libinput_event_get_touch_event(event) else { return }
+            let time = Timestamp(microseconds: Int64(bitPattern: tl_libinput_event_touch_get_time_usec(touch)))
             func emit(_ code: UInt16, _ value: Int32) {
                 pending.append(.input(id: id, event: InputEvent(time: time, type: EventCodes.EV_ABS, code: code, value: value)))
             }
@@ -155,7 +164,7 @@ public final class LibinputSource {
                 return
             }
             // Single-touch devices report slot -1: they have one contact, slot 0.
-            let slot = max(0, libinput_event_touch_get_slot(touch))
+            let slot = max(0, tl_libinput_event_touch_get_slot(touch))
             emit(EventCodes.ABS_MT_SLOT, slot)
             switch type {
             case LIBINPUT_EVENT_TOUCH_DOWN:
@@ -178,19 +187,19 @@ public final class LibinputSource {
     /// Device units again: with the axis range as the width, libinput's transform is the raw
     /// value minus the minimum (after calibration), exactly.
     private func position(_ touch: OpaquePointer, _ state: DeviceState, _ emit: (UInt16, Int32) -> Void) {
-        let x = libinput_event_touch_get_x_transformed(touch, state.xWidth)
-        let y = libinput_event_touch_get_y_transformed(touch, state.yWidth)
+        let x = tl_libinput_event_touch_get_x_transformed(touch, state.xWidth)
+        let y = tl_libinput_event_touch_get_y_transformed(touch, state.yWidth)
         emit(EventCodes.ABS_MT_POSITION_X, state.xMinimum &+ Int32(x.rounded()))
         emit(EventCodes.ABS_MT_POSITION_Y, state.yMinimum &+ Int32(y.rounded()))
     }
 
     private func added(_ device: OpaquePointer) {
         var path = ""
-        if let udevDevice = libinput_device_get_udev_device(device) {
+        if let udevDevice = tl_libinput_device_get_udev_device(device) {
             if let node = udev_device_get_devnode(udevDevice) { path = String(cString: node) }
             udev_device_unref(udevDevice)
         }
-        var description = DeviceDescription(name: String(cString: libinput_device_get_name(device)))
+        var description = DeviceDescription(name: String(cString: tl_libinput_device_get_name(device)))
         if !path.isEmpty, let probed = DeviceProbe.probe(path: path).description { description = probed }
         description = LibinputSource.touchDescription(from: description)
         let x = description.absinfo[EventCodes.ABS_MT_POSITION_X] ?? AbsInfo(minimum: 0, maximum: 0)
@@ -198,7 +207,7 @@ public final class LibinputSource {
         let id = nextID
         nextID += 1
         touchline_device_set_id(device, UInt(id))
-        libinput_device_ref(device)
+        tl_libinput_device_ref(device)
         devices[id] = DeviceState(
             handle: device, path: path, description: description,
             xMinimum: x.minimum, yMinimum: y.minimum,

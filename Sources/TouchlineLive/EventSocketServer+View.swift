@@ -55,6 +55,18 @@ extension EventSocketServer {
         try sweep()
     }
 
+    /// A pass-through contact's hold, decided: to every viewer whose filter admits its device.
+    public func publishHold(_ report: HoldReport, device: Int) throws {
+        guard isOpen, viewTap.viewers > 0 else { return }
+        viewLine.reset()
+        ViewLines.hold(report, device: device, into: &viewLine)
+        for client in clients {
+            guard let filter = client.filter, filter.view, filter.devices.isEmpty || filter.devices.contains(device) else { continue }
+            client.deliver(viewLine.bytes, droppable: true)
+        }
+        try sweep()
+    }
+
     /// A client subscribed: a viewer first gets each open device's line.
     func subscribed(_ client: SocketClient) {
         countViewers()

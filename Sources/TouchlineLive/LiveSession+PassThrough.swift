@@ -108,6 +108,10 @@ extension LiveSession {
         swap(&set, &passThrough.set)
         swap(&encoders, &passThrough.encoders)
         swap(&scratch, &passThrough.scratch)
+        // While a viewer follows (followViewers), each hold decided goes to it at once.
+        if passThrough.set.keepsReports {
+            for (device, report) in passThrough.set.drainReports() { try sink.viewHold(report, device: device) }
+        }
         for (device, error) in failed where passThrough.clones[device] != nil {
             sink.warn("pass-through clone \(passThrough.clones[device]!.node): \(error); removed, the device is given back")
             passThrough.clones.removeValue(forKey: device)?.close()

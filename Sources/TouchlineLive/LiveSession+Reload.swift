@@ -88,6 +88,8 @@ extension LiveSession {
             nameHolds[index] = built.names
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)
+            // A viewer learns the device's new surface, targets and recognizers (issue 33).
+            sink.viewDevice(index, surface: setup.surface, configuration: built.driver.graph.configuration)
         }
         // Pass-through on and off, as the new sections say, asked of the source now: what it
         // can do at once (no finger down) is done before the line is written.

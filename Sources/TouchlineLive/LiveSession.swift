@@ -326,7 +326,10 @@ public struct LiveSession {
     /// waits: a graph rebuilt meanwhile (a registration, a reload) is caught up before its
     /// next frame. With no viewer ever connected: two loads.
     mutating func followViewers() {
-        guard let viewTap, !explain else { return }
+        guard let viewTap else { return }
+        // Pass-through holds: reported while a viewer is there (drained as they come).
+        if passThrough.set.keepsReports != (viewTap.viewers > 0) { passThrough.set.keepsReports = viewTap.viewers > 0 }
+        guard !explain else { return }
         let wanted = viewTap.viewers > 0
         guard wanted || explainsForViewers else { return }
         pipeline.setExplain(wanted, counted: !wanted)

@@ -23,12 +23,16 @@ public protocol LiveSink: AnyObject {
     /// `touchline view`: a completed frame after the device transform, and as assembled. Called
     /// only while `LiveSession.viewTap` counts a viewer.
     func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws
+    /// `touchline view`: how a pass-through contact's hold ended. Called only while a viewer
+    /// is connected (the planners keep no report otherwise).
+    func viewHold(_ report: HoldReport, device: Int) throws
 }
 
 extension LiveSink {
     public func deviceOpened(_ index: Int, surface: Size) {}
     public func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {}
     public func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {}
+    public func viewHold(_ report: HoldReport, device: Int) throws {}
 }
 
 extension GesturePipeline {

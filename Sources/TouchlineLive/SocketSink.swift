@@ -56,6 +56,10 @@ public final class SocketSink: LiveSink {
         try server.publishFrame(frame, raw: raw, device: device)
     }
 
+    public func viewHold(_ report: HoldReport, device: Int) throws {
+        try server.publishHold(report, device: device)
+    }
+
     public func warn(_ message: String) {
         // Warnings go to standard error whether or not events are copied to standard output.
         (copy ?? JSONLinesSink() as any LiveSink).warn(message)

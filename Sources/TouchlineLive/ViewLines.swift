@@ -43,6 +43,22 @@ public enum ViewLines {
         w.newline()
     }
 
+    /// `{"passthrough":"dropped","time":0.088000,"device":0,"contact":0,"held":0.048000,"distance":3.67}`
+    /// and a newline: how a pass-through contact's hold ended (forwarded at once; held, then
+    /// released or released by the bound; dropped: consumed by a recognizer), as
+    /// `replay --passthrough --explain` prints it.
+    public static func hold(_ report: HoldReport, device: Int, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("passthrough", raw: report.outcome.name)
+        w.field("time", report.time)
+        w.field("device", device)
+        w.field("contact", Int64(report.contact.raw))
+        w.field("held", Timestamp(microseconds: report.held.microseconds))
+        w.field("distance", report.distance, decimals: 2)
+        w.endObject()
+        w.newline()
+    }
+
     /// The frame as `replay --frames` writes it (after the device transform: what the graph
     /// saw), plus `"raw":[{"id":0,"x":…,"y":…}]`, the positions as the device reported them,
     /// when the transform moved them.

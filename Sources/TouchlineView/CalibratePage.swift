@@ -24,13 +24,17 @@ public final class PageAnswers: Sendable {
     /// Whether a query is an answer (the executable's parser); anything else gets 400.
     let accepts: @Sendable (Substring) -> Bool
     let capacity: Int
+    /// Where an accepted answer goes at once instead of the queue: `touchline-view` writes it on
+    /// its standard output as `answer QUERY`, for the command that started it (ViewHost.swift).
+    let forward: (@Sendable (String) -> Void)?
     let queue = NIOLockedValueBox<[String]>([])
     /// 1 when something was queued since the last `wait`.
     let signal = ConditionLock(value: 0)
 
-    public init(capacity: Int = 64, accepts: @escaping @Sendable (Substring) -> Bool) {
+    public init(capacity: Int = 64, forward: (@Sendable (String) -> Void)? = nil, accepts: @escaping @Sendable (Substring) -> Bool) {
         secret = ViewServer.makeToken()
         self.capacity = capacity
+        self.forward = forward
         self.accepts = accepts
     }
 
@@ -65,6 +69,10 @@ public final class PageAnswers: Sendable {
             return (.forbidden, "forbidden: an answer carries the page's secret\n")
         }
         guard accepts(query) else { return (.badRequest, "an answer is shown=N or redo=N\n") }
+        if let forward {
+            forward(String(query))
+            return (.ok, "ok\n")
+        }
         let queued = queue.withLockedValue { queue -> Bool in
             guard queue.count < capacity else { return false }
             queue.append(String(query))

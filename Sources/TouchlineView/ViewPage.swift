@@ -56,7 +56,10 @@ th { color: var(--dim); font-weight: 500; }
 #log { max-height: 45vh; overflow: auto; }
 #log td.fields { white-space: normal; color: var(--dim); word-break: break-word; }
 .note { color: var(--dim); font-size: 13px; }
-@media (max-width: 600px) { body { font-size: 14px; } td, th { padding: 2px 4px; } .lane .name { min-width: 5em; } }
+.hold { color: var(--text); font-size: 14px; padding: 2px 0; }
+.hold.h-dropped { color: #f08a7e; }
+.hold.h-released, .hold.h-bound { color: #e8c36a; }
+@media (max-width: 600px) { section.device table { display: block; overflow-x: auto; } body { font-size: 14px; } td, th { padding: 2px 4px; } .lane .name { min-width: 5em; } }
 </style>
 </head>
 <body>
@@ -87,7 +90,7 @@ th { color: var(--dim); font-weight: 500; }
     <section><h2>Recognizers</h2><div id="lanes"></div>
       <div id="explain" aria-live="polite">Tap a state to read the decision that made it.</div></section>
     <section><h2>Gestures</h2><div id="log"><table><thead><tr><th>time</th><th>gesture</th><th>target</th><th>fields</th></tr></thead><tbody id="logrows"></tbody></table></div></section>
-    <section><h2>Pass-through</h2><div id="passthrough" class="note">No pass-through decision in this source.</div></section>
+    <section><h2>Pass-through</h2><div id="passthrough" class="note">No pass-through decision yet: a daemon tells them for a device it passes through ([[device]] passthrough = true).</div></section>
   </div>
 </main>
 <script nonce="{{nonce}}">
@@ -104,7 +107,14 @@ th { color: var(--dim); font-weight: 500; }
   const lanes = new Map();          // "device/recognizer" -> {device, name, gesture, target, changes: [{t, state, reason}]}
   let live = false, playing = false, speed = 1, now = 0, start = Infinity, end = 0;
   let drops = 0, received = 0, eventsReceived = 0, drawn = 0, dirty = true;
-  const stats = { framesReceived: 0, framesDrawn: 0, eventsReceived: 0 };
+  // framesReceived: frame lines read; framesTaken: frames a drawing took in (its picture, the
+  // trails, the table at or after them); framesDrawn: pictures drawn (at most one per
+  // animation frame); animationFrames: the browser's animation frames. lagMs: how much later
+  // than the earliest, relative to the frames' own clock, the latest frame was read (a page
+  // falling behind grows it); lagMaxMs its largest.
+  const stats = { framesReceived: 0, framesTaken: 0, framesDrawn: 0, animationFrames: 0, eventsReceived: 0, lagMs: 0, lagMaxMs: 0 };
+  let lagMin = Infinity;
+  const holds = new Map();          // "device/contact" -> the pass-through line that decided it
   window.touchlineView = { stats, seek: (t) => seek(t), now: () => now, pause: () => setPlaying(false), devices, lanes, events };
 
   const KEEP_LIVE = 10;             // seconds of frames kept when following a daemon
@@ -162,6 +172,12 @@ th { color: var(--dim); font-weight: 500; }
     const f = { t: o.time, contacts: o.contacts, raw: o.raw || null };
     dev.frames.push(f);
     stats.framesReceived++; received++;
+    if (live) {
+      const lag = performance.now() / 1000 - f.t;
+      if (lag < lagMin) lagMin = lag;
+      stats.lagMs = (lag - lagMin) * 1000;
+      if (stats.lagMs > stats.lagMaxMs) stats.lagMaxMs = stats.lagMs;
+    }
     if (f.t < start) start = f.t;
     if (f.t > end) end = f.t;
     // A contact that lands makes its target's recognizers possible.
@@ -192,6 +208,10 @@ th { color: var(--dim); font-weight: 500; }
 
   function addEvent(o) {
     const t = typeof o.time === "number" ? o.time : 0;
+    if (typeof o.passthrough === "string") {
+      holds.set(o.device + "/" + o.contact, o);
+      if (live && holds.size > 500) holds.delete(holds.keys().next().value);
+    }
     if (o.gesture === "explain" || (o.v === 1 && o.recognizer)) {
       const state = o.phase;
       const l = lane(o.device, o.recognizer);
@@ -221,7 +241,7 @@ th { color: var(--dim); font-weight: 500; }
       const table = el("table");
       const head = el("thead");
       const hr = el("tr");
-      for (const name of ["contact", "tool", "x mm", "y mm", "size", "phase"]) hr.appendChild(el("th", null, name));
+      for (const name of ["contact", "tool", "x mm", "y mm", "size", "phase", "pass"]) hr.appendChild(el("th", null, name));
       head.appendChild(hr);
       const body = el("tbody");
       body.id = "contacts-" + dev.index;
@@ -314,6 +334,10 @@ th { color: var(--dim); font-weight: 500; }
     const rows = [];
     if (k >= 0) {
       const frame = dev.frames[k];
+      // The frames this picture takes in since the last one (all of them, at 240 Hz as at 60).
+      if (dev.takenT === undefined || frame.t < dev.takenT) dev.takenT = -Infinity;
+      for (let i = k; i >= 0 && dev.frames[i].t > dev.takenT; i--) stats.framesTaken++;
+      dev.takenT = frame.t;
       // Trails: each contact's positions over the last second.
       const trails = new Map();
       for (let i = k; i >= 0 && dev.frames[i].t >= frame.t - TRAIL; i--) {
@@ -367,7 +391,9 @@ th { color: var(--dim); font-weight: 500; }
       const sw = el("span", "swatch"); sw.style.background = "hsl(" + hue(c.id) + ", 80%, 60%)";
       const id = el("td"); id.append(sw, document.createTextNode(String(c.id)));
       const size = c.major !== undefined ? c.major.toFixed(1) + " mm" : c.pressure !== undefined ? "p " + c.pressure.toFixed(2) : "–";
-      tr.append(id, el("td", null, c.tool || "finger"), el("td", null, c.x.toFixed(2)), el("td", null, c.y.toFixed(2)), el("td", null, size), el("td", null, c.phase));
+      const hold = holds.get(dev.index + "/" + c.id);
+      tr.append(id, el("td", null, c.tool || "finger"), el("td", null, c.x.toFixed(2)), el("td", null, c.y.toFixed(2)), el("td", null, size), el("td", null, c.phase),
+        el("td", null, hold && hold.time <= now + 1e-9 ? holdText(hold, true) : "–"));
       body.appendChild(tr);
     }
   }
@@ -417,7 +443,22 @@ th { color: var(--dim); font-weight: 500; }
     if (pass.length) {
       const box = $("passthrough");
       box.replaceChildren();
-      for (const o of pass) box.appendChild(el("div", null, o.time.toFixed(3) + " device " + o.device + " contact " + o.contact + ": " + o.passthrough + (o.held !== undefined ? ", held " + (o.held * 1000).toFixed(1) + " ms" : "")));
+      for (const o of pass) box.appendChild(el("div", "hold h-" + o.passthrough, o.time.toFixed(3) + " device " + o.device + " contact " + o.contact + ": " + holdText(o)));
+    }
+  }
+
+  // A hold as a person reads it: forwarded at once, held then forwarded (and why), consumed.
+  // Short: the contacts' table, beside five other columns on a phone.
+  function holdText(o, short) {
+    const ms = typeof o.held === "number" ? (o.held * 1000).toFixed(1) + " ms" : "";
+    const mm = typeof o.distance === "number" ? ", " + o.distance.toFixed(1) + " mm" : "";
+    if (short) return o.passthrough === "forwarded" ? "forwarded" : o.passthrough === "dropped" ? "consumed, " + ms : "held " + ms + ", forwarded";
+    switch (o.passthrough) {
+      case "forwarded": return "forwarded at once";
+      case "released": return "held " + ms + mm + ", then forwarded (no recognizer took it)";
+      case "bound": return "held " + ms + mm + ", then forwarded (the hold bound)";
+      case "dropped": return "consumed after " + ms + mm + " (a recognizer took it)";
+      default: return String(o.passthrough);
     }
   }
 
@@ -457,6 +498,7 @@ th { color: var(--dim); font-weight: 500; }
 
   let last = performance.now();
   function tick(clock) {
+    stats.animationFrames++;
     const dt = (clock - last) / 1000;
     last = clock;
     if (playing && !live) {

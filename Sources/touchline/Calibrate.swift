@@ -11,7 +11,6 @@ import TouchlineLive
 import TouchlineSettings
 import TouchlineTrace
 import TouchlineTuning
-import TouchlineView
 
 struct Calibrate: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -309,28 +308,33 @@ struct Calibrate: ParsableCommand {
     /// CalibrationRun's; the server and the page TouchlineView's; this only wires them.
     func page(_ node: String) throws {
         TemporaryCleanup.install(unblock: true)
-        var options = ViewServerOptions()
-        (options.host, options.port, options.token) = (host, port, token)
-        if token == nil && !ViewServer.isLoopback(host) {
-            throw CLIError.usage("--host \(host) is not a loopback address: run again with --token (this one was just made: --token \(ViewServer.makeToken()))")
+        // The server is `touchline-view calibrate` (docs/view.md "Two executables"): it checks
+        // the address and the token first, serves the page, and writes each answer the page's
+        // rules accepted as an `answer QUERY` line, which `answers` reads here.
+        var arguments = ["calibrate", "--host", host, "--port", String(port)]
+        if let token { arguments += ["--token", token] }
+        let server = try View.startHost(arguments)
+        try View.started(server, stream: true, label: "touchline calibrate")
+        defer {
+            server.closeInput()
+            _ = server.wait()
         }
-        let answers = PageAnswers { CalibrationRun.Answer.parse($0) != nil }
-        let stream = ViewStream(backlog: options.streamBacklogBytes)
-        let server: ViewServer
-        do {
-            server = try ViewServer(options: options, content: ViewContent(page: CalibratePage.html(secret: answers.secret), stream: stream, answers: answers))
-        } catch {
-            throw CLIError.usage(error.message)
+        /// The page's answers that arrive within `milliseconds` (0: those already there).
+        func answers(within milliseconds: Int32) throws -> [String] {
+            guard let lines = server.lines(within: milliseconds) else { try View.ended(server); return [] }
+            return lines.compactMap { line in
+                line.starts(with: Array("answer ".utf8)) ? String(decoding: line.dropFirst(7), as: UTF8.self) : nil
+            }
         }
-        defer { server.stop() }
-        var out = OutputStream(fd: 1)
-        out.write("touchline calibrate: \(server.address)\n")
-        out.flush()
+        /// A line to the page, kept for one that opens later.
+        func keep(_ line: [UInt8]) throws {
+            try View.send(server, Array("keep 0 ".utf8) + line + [0x0A])
+        }
         var run: CalibrationRun?
         var device: CalibratedDevice?
         var shown: [UInt8] = []
         /// The page's answers so far, then (when a point is shown and `touch` has one) a touch.
-        func step(_ answered: [String], touch: Point? = nil) {
+        func step(_ answered: [String], touch: Point? = nil) throws {
             guard var current = run, let device else { return }
             var changed = false
             for text in answered { if let a = CalibrationRun.Answer.parse(Substring(text)) { changed = current.answer(a) || changed } }
@@ -340,14 +344,14 @@ struct Calibrate: ParsableCommand {
             // line, with its outputs, once they are written.
             if changed, current.outcome == nil, case let line = current.line(device: device), line != shown {
                 shown = line
-                stream.keep(0, line)
+                try keep(line)
             }
         }
-        func begin(_ description: DeviceDescription, sensor: Size) {
+        func begin(_ description: DeviceDescription, sensor: Size) throws {
             device = CalibratedDevice(description, sensor: sensor)
             run = CalibrationRun(targets: CalibrationLayout.points(count), sensor: sensor, tolerance: tolerance)
             shown = run!.line(device: device!)
-            stream.keep(0, shown)
+            try keep(shown)
         }
         if node.hasPrefix("trace:") {
             let path = String(node.dropFirst("trace:".count))
@@ -355,13 +359,13 @@ struct Calibrate: ParsableCommand {
             guard let index = found.touches.keys.sorted().first, let sensor = found.sensors[index] else {
                 throw CLIError.data("\(node): no touches to answer the page with")
             }
-            begin(found.devices[index], sensor: sensor)
+            try begin(found.devices[index], sensor: sensor)
             var taps = found.touches[index]![...]
             while run?.outcome == nil {
-                step(answers.wait(seconds: 1))
+                try step(answers(within: 1000))
                 guard run?.armed == true else { continue }
                 guard let tap = taps.popFirst() else { throw CLIError.data("\(node): the recording ended before the page was done") }
-                step([], touch: Point(x: tap.position.x / sensor.width, y: tap.position.y / sensor.height))
+                try step([], touch: Point(x: tap.position.x / sensor.width, y: tap.position.y / sensor.height))
             }
         } else {
             var source = try EvdevLiveSource(paths: [node], grab: false)
@@ -371,21 +375,29 @@ struct Calibrate: ParsableCommand {
             session.frames = sink
             try session.start(&source)
             guard let description = session.descriptions.first else { throw CLIError.data("\(node): no touchscreen opened") }
-            begin(description, sensor: FrameAssembler(device: description, options: input.assemblerOptions).geometry.size)
-            sink.onFrame = { step(answers.take()) }
-            sink.onTouch = { step(answers.take(), touch: Point(x: $0.x / device!.sensor.width, y: $0.y / device!.sensor.height)) }
-            session.isDone = { run?.outcome != nil }
+            try begin(description, sensor: FrameAssembler(device: description, options: input.assemblerOptions).geometry.size)
+            // A failure to reach the page ends the run (the sink's closures cannot throw): kept
+            // and thrown once the session returns.
+            var failure: (any Error)?
+            func stepOrStop(_ touch: Point?) {
+                guard failure == nil else { return }
+                do { try step(answers(within: 0), touch: touch) } catch { failure = error }
+            }
+            sink.onFrame = { stepOrStop(nil) }
+            sink.onTouch = { stepOrStop(Point(x: $0.x / device!.sensor.width, y: $0.y / device!.sensor.height)) }
+            session.isDone = { run?.outcome != nil || failure != nil }
             try session.run(&source) { _, _ in }
+            if let failure { throw failure }
         }
         guard let run, let device, let outcome = run.outcome else { throw CLIError.data("\(node): the input ended before the page was done") }
         var done: CalibrationRun.Done?
         if case .fitted(let calibration, let points) = outcome {
             done = try write(calibration, device, report: calibration.report(device, points: points, targets: CalibrationLayout.text(run.targets).split(separator: " ").map(String.init)))
         }
-        stream.keep(0, run.line(device: device, done: done))
+        try keep(run.line(device: device, done: done))
         // Served until the page says it shows the result (or 30 s), so that it gets its line.
         var waited = 0
-        while waited < 30 && !answers.wait(seconds: 1).contains(where: { CalibrationRun.Answer.parse(Substring($0)) == .shown(run.targets.count) }) { waited += 1 }
+        while try waited < 30 && !answers(within: 1000).contains(where: { CalibrationRun.Answer.parse(Substring($0)) == .shown(run.targets.count) }) { waited += 1 }
         guard case .fitted(let calibration, _) = outcome else {
             if case .failed(let reason) = outcome { throw CLIError.data("\(node): \(reason)") }
             return

@@ -5,14 +5,16 @@
 // observer), and serves the frames, the events and the explain lines as one timeline the page
 // plays, pauses and scrubs; `view` alone follows the running daemon through its socket,
 // subscribed with "view", and passes each line on as a Server-Sent Event. The HTTP server is
-// TouchlineView's (SwiftNIO); this file only wires.
+// TouchlineView's (SwiftNIO), in a process of its own, `touchline-view`, beside this binary
+// (docs/view.md "Two executables"): this binary does not link NIO. This file only wires: it
+// starts the host (PageHost), says what to serve through its standard input, and prints the
+// address it answers.
 import ArgumentParser
 import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
 import TouchlineLive
 import TouchlineSettings
-import TouchlineView
 
 struct View: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -67,41 +69,73 @@ struct View: ParsableCommand {
 
     func run() throws {
         // SIGINT and SIGTERM end view, even when a parent left them blocked (a blocked mask is
-        // inherited across exec): before the server's thread starts, which inherits the mask.
+        // inherited across exec).
         TemporaryCleanup.install(unblock: true)
         try reportingErrors {
-            var options = ViewServerOptions()
-            options.host = host
-            options.port = port
-            options.idleSeconds = Int64(idle)
-            // Off loopback the page is open to the network: only with a token given on
-            // purpose. One is made here for the user to pass, not used on their behalf.
-            if token == nil && !ViewServer.isLoopback(host) {
-                throw CLIError.usage("--host \(host) is not a loopback address: anyone who can reach it could watch the screen; run again with --token (this one was just made: --token \(ViewServer.makeToken()))")
-            }
-            options.token = token
+            // The host checks the address and the token first (off loopback: only with a token
+            // given on purpose), before anything is replayed or read from the daemon.
+            var arguments = ["view", "--host", host, "--port", String(port), "--idle", String(idle)]
+            if let token { arguments += ["--token", token] }
+            let host = try Self.startHost(arguments)
             if let file {
-                let timeline = try Self.timeline(file, config: config, input: input)
-                let server = try start(options, ViewContent(page: ViewPage.html, resources: ["/timeline": ("application/x-ndjson; charset=utf-8", timeline)]))
-                server.wait()
+                let timeline: [UInt8]
+                do {
+                    timeline = try Self.timeline(file, config: config, input: input)
+                } catch {
+                    _ = host.wait()
+                    throw error
+                }
+                try Self.send(host, Array("resource /timeline application/x-ndjson;charset=utf-8 \(timeline.count)\n".utf8) + timeline)
+                try Self.started(host, stream: false)
+                // Served until the host ends (SIGINT, SIGTERM); its lines are not for view.
+                while host.readLine() != nil {}
+                try Self.ended(host)
             } else {
-                try follow(options)
+                try follow(host)
             }
         }
     }
 
-    func start(_ options: ViewServerOptions, _ content: ViewContent) throws -> ViewServer {
-        let server: ViewServer
-        do {
-            server = try ViewServer(options: options, content: content)
-        } catch {
-            throw CLIError.usage(error.message)
+    /// `touchline-view` (beside this binary) started with `arguments`.
+    static func startHost(_ arguments: [String]) throws -> PageHost {
+        guard let path = PageHost.sibling("touchline-view") else {
+            throw CLIError.io("cannot find this binary's own path (/proc/self/exe), where touchline-view is")
         }
-        // The address on standard output, at once: a script (or a person) opens it.
+        do {
+            return try PageHost(argv: [path] + arguments)
+        } catch {
+            throw CLIError.noInput("\(path): cannot start the page's server (\(error.message)); touchline view needs touchline-view installed beside touchline (scripts/install.sh does)")
+        }
+    }
+
+    /// A message to the host; when it is gone, its exit status (it said why on standard error).
+    static func send(_ host: PageHost, _ bytes: [UInt8]) throws {
+        do {
+            try host.write(bytes)
+        } catch {
+            try ended(host)
+        }
+    }
+
+    /// Starts serving; prints the address the host answers (`touchline view: URL`, or the
+    /// command's own `label`), at once: a script (or a person) opens it.
+    static func started(_ host: PageHost, stream: Bool, label: String = "touchline view") throws {
+        try send(host, Array((stream ? "start stream\n" : "start\n").utf8))
+        guard let line = host.readLine(), line.starts(with: Array("address ".utf8)) else {
+            try ended(host)
+            return
+        }
         var out = OutputStream(fd: 1)
-        out.write("touchline view: \(server.address)\n")
+        out.write("\(label): \(String(decoding: line.dropFirst(8), as: UTF8.self))\n")
         out.flush()
-        return server
+    }
+
+    /// The host's end, as this command's: its status (a failure was said by the host).
+    static func ended(_ host: PageHost) throws {
+        let status = host.wait()
+        if status.signal != 0 { throw ExitCode(128 + status.signal) }
+        if status.code != 0 { throw ExitCode(status.code) }
+        throw ExitCode(ExitStatus.internalError)
     }
 
     /// The recording replayed once, as `replay --explain` replays it, into the page's
@@ -131,29 +165,40 @@ struct View: ParsableCommand {
     }
 
     /// Follows the daemon: its lines to the page's stream until the daemon closes.
-    func follow(_ options: ViewServerOptions) throws {
+    func follow(_ host: PageHost) throws {
         let path = socket ?? Listen.defaultSocket(environment: Environment.all())
-        let client = try Listen.connect(path)
+        let client: SocketConnection
+        do {
+            client = try Listen.connect(path)
+        } catch {
+            _ = host.wait()
+            throw error
+        }
         defer { client.close() }
         do {
             try client.send(Array("{\"subscribe\":{\"view\":true}}\n".utf8))
         } catch {
             throw CLIError.io("\(path): cannot send the subscription: \(error.message)")
         }
-        let stream = ViewStream(backlog: options.streamBacklogBytes)
-        let server = try start(options, ViewContent(page: ViewPage.html, stream: stream))
-        defer { server.stop() }
+        try Self.started(host, stream: true)
         let deviceLine = Array("{\"view\":\"device\"".utf8)
+        let send = Array("send ".utf8)
+        var message: [UInt8] = []
         try Listen.readSubscribed(client, path: path, refused: "the daemon refused the view subscription (is it older than view?)") { line in
+            message.removeAll(keepingCapacity: true)
             if line.starts(with: deviceLine), let index = Self.device(of: line) {
                 // Kept: a page that opens later is told the devices first.
-                stream.keep(index, Array(line))
+                message.append(contentsOf: "keep \(index) ".utf8)
             } else {
-                stream.send(Array(line))
+                message.append(contentsOf: send)
             }
+            message.append(contentsOf: line)
+            message.append(0x0A)
+            try Self.send(host, message)
         }
-        stream.send(Array("{\"view\":\"closed\"}".utf8))
+        try Self.send(host, Array("send {\"view\":\"closed\"}\n".utf8))
         warn("\(path): the daemon closed the connection")
+        _ = host.wait()
     }
 
     /// The `device` number of a `{"view":"device",…}` line.

@@ -90,7 +90,7 @@ import Glibc
         let install = try run("/bin/sh", [Self.script, "--destdir", dest.path, "--prefix", "/opt/touchline", "--binary", Paths.binary.path, "--no-man"])
         #expect(install.status == 0, "install.sh: \(install.stderr)")
         let root = dest.path
-        let files = ["/opt/touchline/bin/touchline", "/etc/systemd/system/touchline.service", "/etc/udev/rules.d/70-touchline.rules",
+        let files = ["/opt/touchline/bin/touchline", "/opt/touchline/bin/touchline-view", "/etc/systemd/system/touchline.service", "/etc/udev/rules.d/70-touchline.rules",
                      "/etc/touchline/daemon.toml", "/etc/touchline/daemon.toml.example", "/etc/touchline/example-config.toml",
                      "/opt/touchline/share/doc/touchline/README.md", "/etc/systemd/user/touchline-session.service",
                      "/opt/touchline/share/doc/touchline/live.md", "/opt/touchline/share/doc/touchline/config.md",

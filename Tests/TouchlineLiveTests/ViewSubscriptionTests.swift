@@ -8,6 +8,7 @@ import TouchlineCore
 import TouchlineGestures
 import TouchlineInput
 import TouchlineLive
+import TouchlineSettings
 import TouchlineTesting
 
 /// Counts the frames the session offers a viewer, and passes everything to a socket sink.
@@ -26,6 +27,7 @@ final class CountingViewSink: LiveSink {
         viewFrames += 1
         try inner.viewFrame(frame, raw: raw, device: device)
     }
+    func viewHold(_ report: HoldReport, device: Int) throws { try inner.viewHold(report, device: device) }
 }
 
 @Suite struct ViewSubscriptionTests {
@@ -106,5 +108,58 @@ final class CountingViewSink: LiveSink {
         let lines = try late.lines()
         #expect(lines.count == 2, "\(lines)")
         #expect(lines.last?.hasPrefix(#"{"view":"device","device":0,"#) == true, "\(lines)")
+    }
+
+    /// A session of the daemon's kind on `source` (`[[device]]` sections `sections`, each
+    /// reload the next of `reloads`), its sink the socket's, a clone for each device it passes
+    /// through; the viewer subscribed before it starts. Returns the viewer's lines.
+    func follow(_ source: ScriptedSource, _ sections: String, reloads: [String] = []) throws -> [String] {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        let viewer = try SocketTestClient(dir.socket)
+        try server.step()
+        _ = try viewer.ask(#"{"subscribe": {"view": true}}"#, server)
+        var source = source
+        let clock = source.clock
+        source.makeClone = { _ in GrabbingClone(clock: clock, node: "/dev/input/event90") }
+        var session = LiveSession(sink: SocketSink(server: server), clock: clock)
+        session.viewTap = server.viewTap
+        session.configPath = "daemon.toml"
+        session.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(sections.utf8), file: "daemon.toml").devices
+        var next = reloads.makeIterator()
+        session.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(next.next()!.utf8), file: "daemon.toml") }
+        try session.start(&source)
+        try session.run(&source)
+        try server.step()
+        return try viewer.lines()
+    }
+
+    /// Issue 33: a device passed through tells a viewer each contact's hold as it is decided
+    /// (forwarded at once, held then released, consumed), in `replay --passthrough --explain`'s
+    /// form; the page shows them per contact.
+    @Test func aViewerIsToldEachPassThroughHold() throws {
+        var source = ScriptedSource(clock: VirtualClock())
+        source.add(0, path: "/dev/input/event5", description: screen)
+        tap(&source, at: 1000, x: 50, y: 25)
+        source.stop(at: ms(3000))
+        let lines = try follow(source, "[[device]]\nmatch.name = \"scripted screen\"\npassthrough = true\n")
+        let holds = lines.filter { $0.hasPrefix(#"{"passthrough":"#) }
+        // The default graph's tap does not consume: the contact is forwarded at once.
+        #expect(holds == [#"{"passthrough":"forwarded","time":1.000000,"device":0,"contact":0,"held":0.000000,"distance":0.00}"#], "\(lines)")
+    }
+
+    /// Issue 33: SIGHUP rebuilds a device's graph with its new settings (here rotated 90°:
+    /// the surface turns from 100 × 50 to 50 × 100 mm); a viewer is told the device again.
+    @Test func aReloadTellsTheViewerTheDeviceAgain() throws {
+        var source = ScriptedSource(clock: VirtualClock())
+        source.add(0, path: "/dev/input/event5", description: screen)
+        tap(&source, at: 100, x: 30, y: 20)
+        source.hangup(at: ms(1100))
+        source.stop(at: ms(2000))
+        let lines = try follow(source, "", reloads: ["[[device]]\nmatch.name = \"scripted screen\"\nrotation = 90\n"])
+        let devices = lines.filter { $0.hasPrefix(#"{"view":"device""#) }
+        #expect(devices.count == 2, "\(lines)")
+        #expect(devices.first?.hasPrefix(#"{"view":"device","device":0,"width":100.00,"height":50.00,"#) == true, "\(devices)")
+        #expect(devices.last?.hasPrefix(#"{"view":"device","device":0,"width":50.00,"height":100.00,"#) == true, "\(devices)")
     }
 }

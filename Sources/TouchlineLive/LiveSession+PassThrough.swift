@@ -92,6 +92,9 @@ extension LiveSession {
             sink.warn("pass-through clone \(passThrough.clones[device]!.node): \(error); removed, the device is given back")
             passThrough.clones.removeValue(forKey: device)?.close()
             passThrough.encoders[device] = nil
+            // Its planner leaves the pipeline's stage (what it would still send has no clone).
+            var gone = SessionOutput(sink: sink, clones: [:], probe: nil)
+            pipeline.finishPassThrough(device: device, at: .zero, into: &gone)
             if let id = devices.first(where: { $0.value.index == device })?.key { wantPassThrough(id, false) }
         }
         if let failure = out.failure { throw failure }

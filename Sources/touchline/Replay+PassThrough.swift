@@ -21,7 +21,7 @@ extension Replay {
             relativeTime: format.relativeTime, passThrough: PassThroughSet(keepsReports: explain))
         var source = TraceInput(trace: trace, devices: TraceDevices(deviceConfiguration, configPath: config), passesThrough: true)
         var output = ReplayOutput(out: output, color: color, isText: format.isText)
-        output.clone = CloneRecord(trace: trace, sink: sink, fromOrigin: format.relativeTime || trace.format == "libinput-record")
+        output.record(to: CloneRecord(trace: trace, sink: sink, fromOrigin: format.relativeTime || trace.format == "libinput-record"))
         var failure: Error?
         do {
             try replay.run(&source, into: &output)
@@ -29,7 +29,8 @@ extension Replay {
             failure = error
         }
         output.out.flush()
-        try output.clone!.commit(devices: source.trace.devices)
+        var record = output.clone!
+        try record.commit(devices: source.trace.devices)
         warn("passthrough: \(path): \(replay.passThrough.counters.summary)")
         if let failure { throw failure }
     }

@@ -138,7 +138,12 @@ struct ReplayOutput: PipelineSink {
     let observer: ReplayObserver?
     var progress: ProgressLine?
     /// `--passthrough`'s record (Replay+PassThrough.swift).
-    var clone: CloneRecord?
+    private(set) var clone: CloneRecord?
+    /// Asked per event and per gesture instead of the optionals themselves: testing a large
+    /// optional struct (or taking a copy of the observer's closures) there cost 150
+    /// instructions per event.
+    private var passesThrough = false
+    private let observes: Bool
 
     init(out: OutputStream, color: Bool, isText: Bool, frames: Bool = false, observer: ReplayObserver? = nil) {
         self.out = out
@@ -146,10 +151,11 @@ struct ReplayOutput: PipelineSink {
         self.isText = isText
         self.frames = frames
         self.observer = observer
+        observes = observer != nil
     }
 
     mutating func event(_ event: GestureEvent) {
-        if let observer { return observer.event(event) }
+        if observes { return observer!.event(event) }
         if isText {
             text.reset()
             text.write(event)
@@ -159,25 +165,31 @@ struct ReplayOutput: PipelineSink {
         }
     }
 
+    /// `--passthrough`: the clone's frames go to `record`.
+    mutating func record(to record: CloneRecord) {
+        clone = record
+        passesThrough = true
+    }
+
     mutating func input(device: Int, _ event: InputEvent) {
         progress?.count(time: event.time)
-        if clone != nil { clone!.input(event) }
+        if passesThrough { clone!.input(event) }
     }
 
     mutating func started(device: Int, _ pipeline: GesturePipeline) {
-        observer?.started(device, pipeline)
-        if clone != nil { clone!.started(device, pipeline) }
+        if observes { observer!.started(device, pipeline) }
+        if passesThrough { clone!.started(device, pipeline) }
     }
 
     mutating func frame(device: Int, _ pipeline: GesturePipeline) {
-        observer?.frame(device, pipeline)
+        if observes { observer!.frame(device, pipeline) }
         guard frames else { return }
         json.reset()
         pipeline.frame(of: device).writeJSON(device: device, into: &json)
         out.write(json.bytes)
     }
 
-    mutating func clone(device: Int, _ frame: PassThroughFrame) { clone?.write(device, frame) }
+    mutating func clone(device: Int, _ frame: PassThroughFrame) { if passesThrough { clone!.write(device, frame) } }
 
     /// `--explain` with `--passthrough`: a line per contact when its hold is decided.
     mutating func hold(device: Int, _ report: HoldReport) { out.write(Replay.holdLine(device: device, report, text: isText)) }

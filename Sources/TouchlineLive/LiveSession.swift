@@ -254,8 +254,10 @@ public struct LiveSession {
             // One load and a compare per frame while nobody views (docs/view.md).
             if completed, let viewTap, viewTap.viewers > 0 { try viewFrame(device.index) }
         case .frames:
-            guard pipeline.feed(device: device.index, event, emit: { _ in }) else { return }
-            try sink.frame(pipeline.frame(of: device.index), device: device.index)
+            // The same step, frames only (RecordSession's sink writes them).
+            var out = RecordOutput(gestures: nil, frames: sink)
+            pipeline.take(device: device.index, event, into: &out)
+            if let failure = out.failure { throw failure }
         case .events:
             try sink.rawEvent(event, deviceName: device.name)
         }

@@ -11,15 +11,12 @@ import TouchlineCore
 /// called, never in which order the graphs see time.
 ///
 /// Pure: it reads no clock. A source feeds it (a trace reader, evdev, libinput, a script); a
-/// sink takes what `emit` receives.
+/// sink takes what it makes (`PipelineSink`). A source read to its end goes through the one
+/// loop, `run`; a live source, which delivers when it wakes, hands each event to `take` (the
+/// loop's body) and calls `advance` at `nextDeadline`:
 ///
 ///     var pipeline = GesturePipeline(configuration: .default)
-///     while let e = try reader.next() {
-///         let event = pipeline.timed(e.event)
-///         if !pipeline.isStarted(e.device) { _ = try pipeline.start(device: e.device, reader.devices[e.device]) }
-///         pipeline.feed(device: e.device, event, emit: sink)
-///     }
-///     pipeline.finish(emit: sink)
+///     try pipeline.run(&source, into: &sink)
 public struct GesturePipeline: Sendable {
     public let configuration: GraphConfiguration
     public let assemblerOptions: FrameAssembler.Options
@@ -50,11 +47,18 @@ public struct GesturePipeline: Sendable {
     private var transforms: [DeviceTransform?] = []
     private var surfaces: [Size] = []
     private var turned: [TouchFrame] = []
+    /// The pass-through stage (docs/live.md#pass-through): per device passed through, its
+    /// planner, which hears its graph's decisions after every step; its hold bounds and join
+    /// windows are deadlines in the pipeline's one order (`nextDeadline`). Empty: no device is
+    /// passed through, and the frame path pays one test a frame. A device joins it with
+    /// `startPassThrough` and leaves with `finishPassThrough` (or its `finish`).
+    public var passThrough: PassThroughSet
 
     public init(
         configuration: GraphConfiguration = .default, assemblerOptions: FrameAssembler.Options = .init(),
-        recognizes: Bool = true, explain: Bool = false, relativeTime: Bool = false
+        recognizes: Bool = true, explain: Bool = false, relativeTime: Bool = false, passThrough: PassThroughSet = PassThroughSet()
     ) {
+        self.passThrough = passThrough
         self.configuration = configuration
         self.assemblerOptions = assemblerOptions
         self.recognizes = recognizes
@@ -178,50 +182,160 @@ public struct GesturePipeline: Sendable {
         relativeTime ? time + Interval(microseconds: (origin ?? .zero).microseconds) : time
     }
 
-    /// Feeds one event of a started device (already `timed`). Returns true when it completed a
-    /// frame, `frame(of: device)`, which has then gone through the device's graph, after every
-    /// device's deadlines before it.
+    // MARK: The loop
+
+    /// Runs `source` to its end into `sink`: the one loop from raw events to every output
+    /// (`touchline replay` with its frames, explain lines and pass-through clone, `plot`,
+    /// `inspect`, score's and tune's recordings, `calibrate`, the fuzzer, the benchmarks). Each
+    /// event is `timed`, handed to `sink.input`, its device started at its first event (the
+    /// source says how, or that it is skipped), then `take`n; at the end (or before a read
+    /// error is thrown) `finish`. A live session has no loop of its own either: its source
+    /// delivers when it wakes, and each event goes to `take` as here.
+    ///
+    /// Inlinable, so that the caller's source and sink are specialized into it: it runs once
+    /// per raw event (250,000 for the 20 MB trace).
+    @inlinable
+    public mutating func run<Source: PipelineSource, Sink: PipelineSink>(_ source: inout Source, into sink: inout Sink) throws {
+        // Read once: a stored flag is loaded again after every step (the pipeline changes in
+        // the loop), and this runs per event.
+        let relative = relativeTime
+        do {
+            while let (device, read) = try source.next() {
+                let event = relative ? timed(read) : read
+                sink.input(device: device, event)
+                if !isStarted(device) {
+                    guard try source.start(device: device, in: &self) else { continue }
+                    sink.started(device: device, self)
+                }
+                take(device: device, event, into: &sink)
+            }
+        } catch {
+            // What was read is recognized to its end, also before a bad line is reported.
+            finish(into: &sink)
+            throw error
+        }
+        finish(into: &sink)
+    }
+
+    /// One event of a started device (already `timed`) through every stage into `sink`: with a
+    /// device passed through, the hold bounds and graph deadlines before its frame in time
+    /// order (at its `SYN_REPORT`); the assembler; when that completes a frame, the transform,
+    /// the graph (gesture events to `sink.event`), the device's pass-through planner (clone
+    /// frames to `sink.clone`), then `sink.frame`; the planners' hold reports last. Returns
+    /// true when it completed a frame. The step `run` takes per event, and the one a live
+    /// session takes as its source delivers.
     @discardableResult
-    public mutating func feed(device: Int, _ event: InputEvent, emit: (GestureEvent) -> Void) -> Bool {
+    public mutating func take<Sink: PipelineSink>(device: Int, _ event: InputEvent, into sink: inout Sink) -> Bool {
+        if passThrough.count > 0 && event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
+            fireDeadlines(before: event.time, into: &sink)
+        }
+        let completed = feed(device: device, event, into: &sink)
+        if completed { sink.frame(device: device, self) }
+        if passThrough.hasReports { drainHolds(into: &sink) }
+        return completed
+    }
+
+    // MARK: Input
+
+    /// Feeds one event of a started device (already `timed`). Returns true when it completed a
+    /// frame, `frame(of: device)`, which has then gone through the device's graph (and its
+    /// pass-through planner), after every device's deadlines before it. `take` is the whole
+    /// step; this is its assembling and recognizing.
+    @discardableResult
+    public mutating func feed<Sink: PipelineSink>(device: Int, _ event: InputEvent, into sink: inout Sink) -> Bool {
         let k = lane[device]
         guard assemblers[k].feed(event) else { return false }
-        recognize(k, emit: emit)
+        recognize(k, into: &sink)
         return true
     }
 
+    /// `feed` with gesture events to `emit` (a device passed through writes no clone here).
+    @discardableResult
+    public mutating func feed(device: Int, _ event: InputEvent, emit: (GestureEvent) -> Void) -> Bool {
+        emitting(emit) { $0.feed(device: device, event, into: &$1) }
+    }
+
     /// Feeds one frame of a started device, as its assembler would have made it (a touch
-    /// script's): transformed, then recognized after every device's deadlines before it.
-    /// (`frame(of:)` stays the assembler's, which made none.)
-    public mutating func feed(device: Int, frame: TouchFrame, emit: (GestureEvent) -> Void) {
+    /// script's, a recording's): transformed, then recognized after every device's deadlines
+    /// before it. (`frame(of:)` stays the assembler's, which made none.)
+    public mutating func feed<Sink: PipelineSink>(device: Int, frame: TouchFrame, into sink: inout Sink) {
         let k = lane[device]
         guard recognizes else { return }
         if let transform = transforms[k] { transform.apply(frame, surface: surfaces[k], into: &turned[k]) }
-        if drivers.count > 1 { fireDeadlines(before: frame.time, emit: emit) }
-        drivers[k].feed(transforms[k] != nil ? turned[k] : frame, emit: emit)
+        if drivers.count > 1 || passThrough.count > 0 { fireDeadlines(before: frame.time, into: &sink) }
+        drivers[k].feed(transforms[k] != nil ? turned[k] : frame) { sink.event($0) }
+        if passThrough.count > 0 { plan(k, frame, into: &sink) }
     }
 
-    /// Lane `k`'s assembled frame through its transform and graph.
-    private mutating func recognize(_ k: Int, emit: (GestureEvent) -> Void) {
+    public mutating func feed(device: Int, frame: TouchFrame, emit: (GestureEvent) -> Void) {
+        emitting(emit) { $0.feed(device: device, frame: frame, into: &$1) }
+    }
+
+    /// Lane `k`'s assembled frame through its transform, its graph and its planner.
+    private mutating func recognize<Sink: PipelineSink>(_ k: Int, into sink: inout Sink) {
         if let transform = transforms[k] {
             // Into the device's own frame, whose storage is reused (no allocation per frame).
             transform.apply(assemblers[k].frame, surface: surfaces[k], into: &turned[k])
         }
         guard recognizes else { return }
-        // Every other device's deadlines before this frame fire first, in time order.
-        if drivers.count > 1 { fireDeadlines(before: assemblers[k].frame.time, emit: emit) }
+        // Every other device's deadlines (and every planner's) before this frame fire first,
+        // in time order.
+        if drivers.count > 1 || passThrough.count > 0 { fireDeadlines(before: assemblers[k].frame.time, into: &sink) }
         if transforms[k] != nil {
-            drivers[k].feed(turned[k], emit: emit)
+            drivers[k].feed(turned[k]) { sink.event($0) }
         } else {
-            drivers[k].feed(assemblers[k].frame, emit: emit)
+            drivers[k].feed(assemblers[k].frame) { sink.event($0) }
         }
+        // The clone is the device: its planner takes the frame as assembled.
+        if passThrough.count > 0 { plan(k, assemblers[k].frame, into: &sink) }
+    }
+
+    /// Lane `k`'s planner (if its device is passed through) takes `frame`, which its graph has
+    /// processed, and hears what the arena told.
+    private mutating func plan<Sink: PipelineSink>(_ k: Int, _ frame: TouchFrame, into sink: inout Sink) {
+        let device = deviceOf[k]
+        guard passThrough.isStarted(device) else { return }
+        passThrough.frame(device: device, frame, graph: drivers[k].graph) { sink.clone(device: $0, $1) }
+    }
+
+    /// Runs `body` with a sink that hands gesture events to `emit` (the closure forms).
+    private mutating func emitting<R>(_ emit: (GestureEvent) -> Void, _ body: (inout GesturePipeline, inout GestureEventSink) -> R) -> R {
+        withoutActuallyEscaping(emit) { emit in
+            var sink = GestureEventSink(emit)
+            return body(&self, &sink)
+        }
+    }
+
+    // MARK: Pass-through
+
+    /// Passes `device` (started, recognized) through from its next frame: its planner, with the
+    /// clone's `slotCount` slots, reads its graph.
+    public mutating func startPassThrough(device: Int, slotCount: Int) {
+        guard let graph = graph(of: device) else { return }
+        passThrough.start(device: device, graph: graph, slotCount: slotCount)
+    }
+
+    /// `device` is passed through no more (released, removed, stopped): contacts down on its
+    /// clone lift at `time` (`sink.clone`), its reports go to `sink.hold`.
+    public mutating func finishPassThrough<Sink: PipelineSink>(device: Int, at time: Timestamp, into sink: inout Sink) {
+        guard passThrough.isStarted(device) else { return }
+        passThrough.finish(device: device, at: time) { sink.clone(device: $0, $1) }
+        if passThrough.hasReports { drainHolds(into: &sink) }
+    }
+
+    /// The planners' hold reports, in the order decided, to `sink.hold`.
+    private mutating func drainHolds<Sink: PipelineSink>(into sink: inout Sink) {
+        for (device, report) in passThrough.drainReports() { sink.hold(device: device, report) }
     }
 
     // MARK: Time
 
-    /// The earliest deadline pending over every device (the pipeline's time; `inputTime` puts
-    /// it on a live source's clock), nil when nothing waits for time.
+    /// The earliest deadline pending over every device, its graph's and its pass-through
+    /// planner's (the pipeline's time; `inputTime` puts it on a live source's clock), nil when
+    /// nothing waits for time. A driver (replay between frames, a live source's timer) calls
+    /// `advance` when it comes.
     public var nextDeadline: Timestamp? {
-        var earliest: Timestamp?
+        var earliest = passThrough.count > 0 ? passThrough.nextDeadline : nil
         for driver in drivers {
             guard let d = driver.graph.nextDeadline else { continue }
             if let e = earliest, e <= d { continue }
@@ -230,21 +344,54 @@ public struct GesturePipeline: Sendable {
         return earliest
     }
 
-    /// Moves time to `time` without a frame: every device's deadlines up to it, this one
-    /// included, fire in time order, each at its own timestamp (a live source's timer).
-    public mutating func advance(to time: Timestamp, emit: (GestureEvent) -> Void) {
-        fireDeadlines(through: time, emit: emit)
+    /// Moves time to `time` without a frame: every deadline up to it, this one included, fires
+    /// in time order, each at its own timestamp (a live source's timer).
+    public mutating func advance<Sink: PipelineSink>(to time: Timestamp, into sink: inout Sink) {
+        fireDeadlines(through: time, into: &sink)
     }
 
-    /// Fires the deadlines of all devices' graphs before `time` in time order, the lower device
-    /// index first on a tie.
-    mutating func fireDeadlines(before time: Timestamp, emit: (GestureEvent) -> Void) {
-        while let (k, d) = earliestDeadline(), d < time { drivers[k].advance(to: d, emit: emit) }
+    public mutating func advance(to time: Timestamp, emit: (GestureEvent) -> Void) {
+        emitting(emit) { $0.advance(to: time, into: &$1) }
+    }
+
+    /// Every deadline before `time` (not at it) fires in time order: what `feed` does first.
+    public mutating func advance<Sink: PipelineSink>(before time: Timestamp, into sink: inout Sink) {
+        fireDeadlines(before: time, into: &sink)
+    }
+
+    /// Fires the deadlines of all devices' graphs (and planners) before `time` in time order,
+    /// the lower device index first on a tie.
+    mutating func fireDeadlines<Sink: PipelineSink>(before time: Timestamp, into sink: inout Sink) {
+        if passThrough.count > 0 { return fireWithPlanners(until: time, through: false, into: &sink) }
+        while let (k, d) = earliestDeadline(), d < time { drivers[k].advance(to: d) { sink.event($0) } }
     }
 
     /// The same up to and including `time` (all of them for nil).
-    mutating func fireDeadlines(through time: Timestamp?, emit: (GestureEvent) -> Void) {
-        while let (k, d) = earliestDeadline(), time.map({ d <= $0 }) ?? true { drivers[k].advance(to: d, emit: emit) }
+    mutating func fireDeadlines<Sink: PipelineSink>(through time: Timestamp?, into sink: inout Sink) {
+        if passThrough.count > 0 { return fireWithPlanners(until: time, through: true, into: &sink) }
+        while let (k, d) = earliestDeadline(), time.map({ d <= $0 }) ?? true { drivers[k].advance(to: d) { sink.event($0) } }
+    }
+
+    /// With a device passed through, the graphs' deadlines and the planners' (hold bounds, join
+    /// windows) are one order: at the earliest, the graphs due by then fire, then every planner
+    /// hears its graph's arena and decides again at that time; until `time` (before it, or
+    /// through it with `through`; nil: all).
+    private mutating func fireWithPlanners<Sink: PipelineSink>(until time: Timestamp?, through: Bool, into sink: inout Sink) {
+        while true {
+            let graphs = earliestDeadline()?.1
+            let planners = passThrough.nextDeadline
+            var next = planners
+            if let g = graphs, next.map({ g < $0 }) ?? true { next = g }
+            guard let next else { return }
+            if let time {
+                if through { if next > time { return } } else if next >= time { return }
+            }
+            while let (k, d) = earliestDeadline(), d <= next { drivers[k].advance(to: d) { sink.event($0) } }
+            for device in passThrough.planners.indices {
+                guard passThrough.isStarted(device), isStarted(device) else { continue }
+                passThrough.step(device: device, at: next, graph: drivers[lane[device]].graph) { sink.clone(device: $0, $1) }
+            }
+        }
     }
 
     /// The lane whose graph's deadline comes first, and that deadline; a tie goes to the lower
@@ -262,21 +409,26 @@ public struct GesturePipeline: Sendable {
 
     /// Ends a started device's contacts as cancelled at `time` (pipeline time: a removal, a
     /// stop, a reload). Returns true when that made a frame, `frame(of: device)`, which has
-    /// then gone through the device's graph as any frame does.
+    /// then gone through the device's graph and planner as any frame does.
     @discardableResult
-    public mutating func cancelContacts(device: Int, at time: Timestamp, emit: (GestureEvent) -> Void) -> Bool {
+    public mutating func cancelContacts<Sink: PipelineSink>(device: Int, at time: Timestamp, into sink: inout Sink) -> Bool {
         let k = lane[device]
         guard assemblers[k].cancelAll(at: time) else { return false }
-        recognize(k, emit: emit)
+        recognize(k, into: &sink)
         return true
     }
 
+    @discardableResult
+    public mutating func cancelContacts(device: Int, at time: Timestamp, emit: (GestureEvent) -> Void) -> Bool {
+        emitting(emit) { $0.cancelContacts(device: device, at: time, into: &$1) }
+    }
+
     /// Gives a started device a new graph (and transform: a reload may change them); the old
-    /// graph finishes first, as at the end of input. The assembler stays: its slots and
-    /// tracking ids are the device's state.
-    public mutating func replaceGraph(device: Int, with driver: ReplayDriver, transform: DeviceTransform?, surface: Size, emit: (GestureEvent) -> Void) {
+    /// graph finishes first, as at the end of input, and the device's planner reads the new
+    /// one. The assembler stays: its slots and tracking ids are the device's state.
+    public mutating func replaceGraph<Sink: PipelineSink>(device: Int, with driver: ReplayDriver, transform: DeviceTransform?, surface: Size, into sink: inout Sink) {
         let k = lane[device]
-        drivers[k].finish(emit: emit)
+        drivers[k].finish { sink.event($0) }
         var driver = driver
         driver.graph.device = device
         // `seq` is the device's, not the graph's: it goes on across a rebuild (a client's
@@ -286,28 +438,47 @@ public struct GesturePipeline: Sendable {
         drivers[k] = driver
         transforms[k] = transform
         surfaces[k] = surface
+        passThrough.graphChanged(device: device, drivers[k].graph)
     }
 
-    /// The end of one device's input (removed, stopped): its pending deadlines fire, contacts
-    /// still down in its graph are cancelled, and its lane is freed.
-    public mutating func finish(device: Int, emit: (GestureEvent) -> Void) {
+    public mutating func replaceGraph(device: Int, with driver: ReplayDriver, transform: DeviceTransform?, surface: Size, emit: (GestureEvent) -> Void) {
+        emitting(emit) { $0.replaceGraph(device: device, with: driver, transform: transform, surface: surface, into: &$1) }
+    }
+
+    /// The end of one device's input (removed, stopped): its clone's contacts lift (if it is
+    /// passed through), its pending deadlines fire, contacts still down in its graph are
+    /// cancelled, and its lane is freed.
+    public mutating func finish<Sink: PipelineSink>(device: Int, into sink: inout Sink) {
         let k = lane[device]
-        if recognizes { drivers[k].finish(emit: emit) }
+        finishPassThrough(device: device, at: drivers.indices.contains(k) ? drivers[k].time ?? .zero : .zero, into: &sink)
+        if recognizes { drivers[k].finish { sink.event($0) } }
         lane[device] = -1
         deviceOf[k] = -1
         transforms[k] = nil
         freeLanes.append(k)
     }
 
+    public mutating func finish(device: Int, emit: (GestureEvent) -> Void) {
+        emitting(emit) { $0.finish(device: device, into: &$1) }
+    }
+
     /// End of input (or of the good input, before a bad line is reported): pending deadlines
-    /// still fire and fingers still down are cancelled, so every `began` has its end. Each
-    /// device finishes at its own last time, the earliest first, so the output stays in time
-    /// order.
-    public mutating func finish(emit: (GestureEvent) -> Void) {
+    /// (and hold bounds) still fire and fingers still down are cancelled, so every `began` has
+    /// its end; then the clones' contacts still down lift. Each device finishes at its own
+    /// last time, the earliest first, so the output stays in time order.
+    public mutating func finish<Sink: PipelineSink>(into sink: inout Sink) {
         guard recognizes else { return }
-        if drivers.count > 1 { fireDeadlines(through: nil, emit: emit) }
+        if drivers.count > 1 || passThrough.count > 0 { fireDeadlines(through: nil, into: &sink) }
         let order = drivers.indices.filter { deviceOf[$0] >= 0 }
             .sorted { (drivers[$0].time ?? .zero, deviceOf[$0]) < (drivers[$1].time ?? .zero, deviceOf[$1]) }
-        for k in order { drivers[k].finish(emit: emit) }
+        for k in order { drivers[k].finish { sink.event($0) } }
+        for device in passThrough.planners.indices where passThrough.isStarted(device) {
+            passThrough.finish(device: device, at: .zero) { sink.clone(device: $0, $1) }
+        }
+        if passThrough.hasReports { drainHolds(into: &sink) }
+    }
+
+    public mutating func finish(emit: (GestureEvent) -> Void) {
+        emitting(emit) { $0.finish(into: &$1) }
     }
 }

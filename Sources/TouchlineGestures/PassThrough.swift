@@ -193,7 +193,7 @@ public struct HoldHistogram: Hashable, Sendable {
 /// after each step (`GestureGraph.decisions`: who may claim, who won which contacts, who is
 /// out; the planner never reads an arena's status and never matches names), and `advance` at
 /// `nextDeadline` for the hold bound and the join window. The caller interleaves those with
-/// the graph's own deadlines in time order (`PassThroughSet` does).
+/// the graph's own deadlines in time order (`GesturePipeline` does: one deadline order).
 public struct PassThroughPlanner: Sendable {
     public let bound: PassThroughBound
     /// The clone's slots (the device's).

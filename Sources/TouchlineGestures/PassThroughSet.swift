@@ -1,10 +1,12 @@
 import TouchlineCore
 
-/// The pass-through planners of a pipeline's devices, stepped in one time order with the
-/// graphs: before a frame, every graph deadline and every planner deadline (a hold bound, a
-/// join window) that falls before it, the earliest first, each planner hearing what its
-/// graph's arena decided after each step (`GestureGraph.decisions`). Used by
-/// `replay --passthrough` and the daemon's pass-through devices alike, so both decide the same.
+/// The pass-through stage of a `GesturePipeline` (its `passThrough`): the planners of the
+/// devices passed through, by device index. The pipeline steps them in its one time order
+/// with the graphs: before a frame, every graph deadline and every planner deadline (a hold
+/// bound, a join window) that falls before it, the earliest first, each planner hearing what
+/// its graph's arena decided after each step (`GestureGraph.decisions`); `nextDeadline` is
+/// part of the pipeline's. `replay --passthrough` and the daemon's pass-through devices run
+/// the same pipeline, so both decide the same.
 public struct PassThroughSet: Sendable {
     public let bound: PassThroughBound
     /// Whether the planners keep a report per decision for `drainReports` (`--explain`); a
@@ -26,9 +28,16 @@ public struct PassThroughSet: Sendable {
         self.keepsReports = keepsReports
     }
 
+    /// How many devices are passed through now (0: the pipeline's frame path skips the stage).
+    public private(set) var count = 0
+
+    /// Whether reports wait for `drainReports`.
+    public var hasReports: Bool { keepsReports && (count > 0 || !finishedReports.isEmpty) }
+
     /// Gives `device` a clone with `slotCount` slots, its planner reading `graph`.
     public mutating func start(device: Int, graph: GestureGraph, slotCount: Int) {
         if planners.count <= device { planners += repeatElement(nil, count: device + 1 - planners.count) }
+        if planners[device] == nil { count += 1 }
         planners[device] = PassThroughPlanner(graph: graph, slotCount: slotCount, bound: bound, keepsReports: keepsReports)
         planners[device]!.keepsDecisions = keepsDecisions
     }
@@ -42,31 +51,17 @@ public struct PassThroughSet: Sendable {
         return earliest
     }
 
-    /// Fires, in time order, every graph deadline and planner deadline before `time` (through
-    /// it with `through`), each planner hearing its arena and deciding again after each.
-    public mutating func advance(_ pipeline: inout GesturePipeline, to time: Timestamp?, through: Bool = false,
-                                 emit: (GestureEvent) -> Void, output: (Int, PassThroughFrame) -> Void) {
-        while true {
-            let g = pipeline.nextDeadline, p = nextDeadline
-            guard let next = [g, p].compactMap({ $0 }).min() else { return }
-            if let time, through ? next > time : next >= time { return }
-            pipeline.advance(to: next, emit: emit)
-            step(pipeline, at: next, output: output)
-        }
+    /// Device `device`'s planner decides again at `time` (its graph moved to it: a deadline of
+    /// any device, or a hold bound), hearing what `graph`'s arena told.
+    public mutating func step(device: Int, at time: Timestamp, graph: GestureGraph, output: (Int, PassThroughFrame) -> Void) {
+        guard isStarted(device) else { return }
+        planners[device]!.advance(to: time, graph: graph) { output(device, $0) }
     }
 
-    /// Every planner decides again at `time` (after the graphs moved to it).
-    public mutating func step(_ pipeline: GesturePipeline, at time: Timestamp, output: (Int, PassThroughFrame) -> Void) {
-        for d in planners.indices where planners[d] != nil {
-            guard let graph = pipeline.graph(of: d) else { continue }
-            planners[d]!.advance(to: time, graph: graph) { output(d, $0) }
-        }
-    }
-
-    /// Device `device` completed `frame` (`feed` returned true; the frame as assembled,
-    /// `pipeline.assembledFrame(of:)`), which its graph has processed: its planner takes it.
-    public mutating func frame(device: Int, _ frame: TouchFrame, _ pipeline: GesturePipeline, output: (Int, PassThroughFrame) -> Void) {
-        guard isStarted(device), let graph = pipeline.graph(of: device) else { return }
+    /// Device `device` completed `frame` (as assembled), which `graph` has processed: its
+    /// planner takes it.
+    public mutating func frame(device: Int, _ frame: TouchFrame, graph: GestureGraph, output: (Int, PassThroughFrame) -> Void) {
+        guard isStarted(device) else { return }
         planners[device]!.frame(frame, graph: graph) { output(device, $0) }
     }
 
@@ -83,6 +78,7 @@ public struct PassThroughSet: Sendable {
         finishedCounters.add(planners[device]!.counters)
         finishedReports += planners[device]!.drainReports().map { (device, $0) }
         planners[device] = nil
+        count -= 1
     }
 
     /// Returns the decisions every planner heard (`keepsDecisions`) and forgets them.

@@ -63,10 +63,9 @@ extension LiveSession {
                 continue
             }
             // Idle: finishing the old graph emits nothing, but it is how a graph ends.
-            try pipeline.emitting(to: sink) { pipeline, emit in
-                pipeline.replaceGraph(device: index, with: fresh.driver, transform: setup.transform, surface: setup.surface, emit: emit)
+            try stepping { pipeline, out in
+                pipeline.replaceGraph(device: index, with: fresh.driver, transform: setup.transform, surface: setup.surface, into: &out)
             }
-            passThroughGraphChanged(index)
             sink.viewDevice(index, surface: setup.surface, configuration: fresh.driver.graph.configuration)
             // After the old graph's last events: the names only it had are freed now.
             nameHolds[index] = fresh.names

@@ -1,6 +1,7 @@
 // Pass-through in the live session (docs/live.md#pass-through): a grabbed device's frames go
-// through its planner (TouchlineGestures' PassThroughSet, the one `replay --passthrough` runs,
-// so both decide the same) and its encoder to its clone. The session decides which devices
+// through its planner, a stage of the pipeline (`GesturePipeline.passThrough`, the one
+// `replay --passthrough` runs, so both decide the same, its hold bounds in the pipeline's one
+// deadline order), and its encoder to its clone (`SessionOutput`). The session decides which devices
 // are passed through, from the `[[device]]` sections it runs now (at open, and again on every
 // reload), and asks its source (`SourceRequest`); the source grabs and makes the clone
 // (`SourceEvent.cloned`) or hands it back (`.releasable`) when no contact is down; the
@@ -8,12 +9,9 @@
 import TouchlineCore
 import TouchlineGestures
 
-/// The session's pass-through state: the planners, and per output index the clone and its
-/// encoder.
+/// The session's pass-through state (the planners are the pipeline's): per output index the
+/// clone and its encoder.
 struct LivePassThroughState {
-    /// No report per contact: no one asks the daemon for them, and a device passed through
-    /// for months would keep one per touch (its counters and hold histogram are bounded).
-    var set = PassThroughSet(keepsReports: false)
     var encoders: [Int: PassThroughEncoder] = [:]
     var clones: [Int: any PassThroughClone] = [:]
     /// One frame's events, reused.
@@ -53,7 +51,7 @@ extension LiveSession {
 
     /// The source made device `id`'s clone: its planner starts from the device's next frame.
     mutating func cloned(_ id: Int, _ clone: any PassThroughClone) {
-        guard let device = devices[id], output == .gestures, let graph = pipeline.graph(of: device.index),
+        guard let device = devices[id], output == .gestures, pipeline.graph(of: device.index) != nil,
               let assembler = pipeline.assembler(of: device.index)
         else {
             sink.warn("\(clone.node): a pass-through clone of a device the session does not run; removed")
@@ -63,7 +61,7 @@ extension LiveSession {
         // A source that clones on its own (a dry run's preview, a script) is followed too: a
         // reload that turns pass-through off releases it.
         passThrough.wanted.insert(id)
-        passThrough.set.start(device: device.index, graph: graph, slotCount: PassThroughEncoder.slots(of: assembler.device))
+        pipeline.startPassThrough(device: device.index, slotCount: PassThroughEncoder.slots(of: assembler.device))
         passThrough.encoders[device.index] = PassThroughEncoder(device: assembler.device, geometry: assembler.geometry)
         passThrough.clones[device.index] = clone
         sink.warn("\(device.path) (\(device.name)): passed through to \(clone.node)")
@@ -76,80 +74,40 @@ extension LiveSession {
         try endPassThrough(device.index, at: outputTime(clock.now()))
     }
 
-    /// Runs `body` with the planners and a function that writes a planner's frame to its
-    /// clone; a clone that fails to write is reported and closed, which gives its device back
-    /// (the session passes it through no more: a reload asks again).
-    mutating func passingThrough<R>(_ body: (inout GesturePipeline, inout PassThroughSet, (GestureEvent) -> Void, (Int, PassThroughFrame) -> Void) -> R) throws -> R {
+    /// Runs `body` on the pipeline with the session's outputs as its sink (`SessionOutput`):
+    /// gesture events to the session's sink, each clone frame through its device's encoder to
+    /// its clone. The sink's first error is thrown once `body` is done (the pipeline's state
+    /// stays whole); a clone that fails to write is reported and closed, which gives its device
+    /// back (the session passes it through no more: a reload asks again).
+    @discardableResult
+    mutating func stepping<R>(_ body: (inout GesturePipeline, inout SessionOutput) -> R) throws -> R {
+        var out = SessionOutput(sink: sink, clones: passThrough.clones, probe: passThroughProbe)
         // Out of `self` while the pipeline is lent: the two are changed together.
-        var set = PassThroughSet()
-        var encoders: [Int: PassThroughEncoder] = [:]
-        var scratch: [InputEvent] = []
-        swap(&set, &passThrough.set)
-        swap(&encoders, &passThrough.encoders)
-        swap(&scratch, &passThrough.scratch)
-        let clones = passThrough.clones
-        let probe = passThroughProbe
-        var failed: [(Int, Error)] = []
-        let send: (Int, PassThroughFrame) -> Void = { device, frame in
-            guard encoders[device] != nil, let clone = clones[device] else { return }
-            scratch.removeAll(keepingCapacity: true)
-            encoders[device]!.encode(frame, into: &scratch)
-            guard !scratch.isEmpty else { return }
-            do {
-                try clone.write(scratch)
-                probe?.eventWritten()
-            } catch {
-                failed.append((device, error))
-            }
-        }
-        let result = try pipeline.emitting(to: sink) { pipeline, emit in
-            withoutActuallyEscaping(emit) { emit in body(&pipeline, &set, emit, send) }
-        }
-        swap(&set, &passThrough.set)
-        swap(&encoders, &passThrough.encoders)
-        swap(&scratch, &passThrough.scratch)
-        // While a viewer follows (followViewers), each hold decided goes to it at once.
-        if passThrough.set.keepsReports {
-            for (device, report) in passThrough.set.drainReports() { try sink.viewHold(report, device: device) }
-        }
-        for (device, error) in failed where passThrough.clones[device] != nil {
+        swap(&out.encoders, &passThrough.encoders)
+        swap(&out.scratch, &passThrough.scratch)
+        let result = body(&pipeline, &out)
+        swap(&out.encoders, &passThrough.encoders)
+        swap(&out.scratch, &passThrough.scratch)
+        for (device, error) in out.failed where passThrough.clones[device] != nil {
             sink.warn("pass-through clone \(passThrough.clones[device]!.node): \(error); removed, the device is given back")
             passThrough.clones.removeValue(forKey: device)?.close()
             passThrough.encoders[device] = nil
+            // Its planner leaves the pipeline's stage (what it would still send has no clone).
+            var gone = SessionOutput(sink: sink, clones: [:], probe: nil)
+            pipeline.finishPassThrough(device: device, at: .zero, into: &gone)
             if let id = devices.first(where: { $0.value.index == device })?.key { wantPassThrough(id, false) }
         }
+        if let failure = out.failure { throw failure }
         return result
     }
-
-    /// One event of a device while some device is passed through: hold bounds and graph
-    /// deadlines before its frame in time order, the event, and the frame to the planner.
-    mutating func feedPassingThrough(_ event: InputEvent, index: Int) throws {
-        try passingThrough { pipeline, set, emit, send in
-            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
-                set.advance(&pipeline, to: event.time, emit: { e in emit(e) }, output: send)
-            }
-            let completed = pipeline.feed(device: index, event, emit: emit)
-            if completed { set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send) }
-        }
-    }
-
-    /// The timer: graph deadlines and hold bounds up to `t` (output time), in time order.
-    mutating func advancePassingThrough(to t: Timestamp) throws {
-        try passingThrough { pipeline, set, emit, send in
-            set.advance(&pipeline, to: t, through: true, emit: emit, output: send)
-        }
-    }
-
-    /// The earliest hold bound, on the source's clock.
-    var passThroughDeadline: Timestamp? { passThrough.set.nextDeadline.map(pipeline.inputTime) }
 
     /// Device `index` ends (removed, stopped, the daemon's exit): its clone's contacts lift,
     /// then the clone goes. Call before the device's graph finishes.
     mutating func endPassThrough(_ index: Int, at time: Timestamp) throws {
         guard let clone = passThrough.clones[index] else { return }
-        let counters = index < passThrough.set.planners.count ? passThrough.set.planners[index]?.counters : nil
-        try passingThrough { _, set, _, send in set.finish(device: index, at: time, output: send) }
-        _ = passThrough.set.drainReports()
+        let planners = pipeline.passThrough.planners
+        let counters = index < planners.count ? planners[index]?.counters : nil
+        try stepping { pipeline, out in pipeline.finishPassThrough(device: index, at: time, into: &out) }
         // The device's counters, once, at its end.
         if let counters { sink.warn("\(clone.node): pass-through ends: \(counters.summary)") }
         // Whatever the planner had, nothing stays down on the clone.
@@ -160,10 +118,50 @@ extension LiveSession {
         passThrough.clones[index] = nil
         passThrough.encoders[index] = nil
     }
+}
 
-    /// A device's graph was rebuilt (reload, registered target): its planner reads the new one.
-    mutating func passThroughGraphChanged(_ index: Int) {
-        guard passThrough.clones[index] != nil, let graph = pipeline.graph(of: index) else { return }
-        passThrough.set.graphChanged(device: index, graph)
+/// What the pipeline makes in a live session, where it goes: gesture events to the session's
+/// sink (its first error kept: the events after it are dropped, not half-processed), clone
+/// frames through their device's encoder to the clone (a failing clone noted for the session
+/// to close).
+struct SessionOutput: PipelineSink {
+    let sink: any LiveSink
+    let clones: [Int: any PassThroughClone]
+    let probe: LatencyProbe?
+    var encoders: [Int: PassThroughEncoder] = [:]
+    /// One frame's events, reused.
+    var scratch: [InputEvent] = []
+    var failure: Error?
+    var failed: [(Int, Error)] = []
+
+    init(sink: any LiveSink, clones: [Int: any PassThroughClone], probe: LatencyProbe?) {
+        self.sink = sink
+        self.clones = clones
+        self.probe = probe
+    }
+
+    mutating func event(_ event: GestureEvent) {
+        guard failure == nil else { return }
+        do { try sink.gesture(event) } catch { failure = error }
+    }
+
+    /// While a viewer follows (LiveSession.followViewers turns the planners' reports on), each
+    /// hold decided goes to it as the pipeline drains it.
+    mutating func hold(device: Int, _ report: HoldReport) {
+        guard failure == nil else { return }
+        do { try sink.viewHold(report, device: device) } catch { failure = error }
+    }
+
+    mutating func clone(device: Int, _ frame: PassThroughFrame) {
+        guard encoders[device] != nil, let clone = clones[device] else { return }
+        scratch.removeAll(keepingCapacity: true)
+        encoders[device]!.encode(frame, into: &scratch)
+        guard !scratch.isEmpty else { return }
+        do {
+            try clone.write(scratch)
+            probe?.eventWritten()
+        } catch {
+            failed.append((device, error))
+        }
     }
 }

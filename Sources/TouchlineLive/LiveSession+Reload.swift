@@ -77,14 +77,12 @@ extension LiveSession {
             // The assembler stays (its slots and tracking ids are the device's state); its
             // contacts end as cancelled, and the old graph sees that (in the old transform's
             // coordinates) and finishes.
-            try passingThrough { pipeline, set, emit, send in
-                // A pass-through clone lifts the cancelled contacts too.
-                if pipeline.cancelContacts(device: index, at: now, emit: emit) {
-                    set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send)
-                }
-                pipeline.replaceGraph(device: index, with: built.driver, transform: setup.transform, surface: setup.surface, emit: emit)
+            try stepping { pipeline, out in
+                // A pass-through clone lifts the cancelled contacts too (its planner takes the
+                // frame), and its planner reads the new graph.
+                pipeline.cancelContacts(device: index, at: now, into: &out)
+                pipeline.replaceGraph(device: index, with: built.driver, transform: setup.transform, surface: setup.surface, into: &out)
             }
-            passThroughGraphChanged(index)
             nameHolds[index] = built.names
             setups[index] = setup
             sink.deviceOpened(index, surface: setup.surface)

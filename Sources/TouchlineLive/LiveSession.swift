@@ -133,7 +133,9 @@ public struct LiveSession {
         self.options = options
         self.sink = sink
         self.clock = clock
-        pipeline = GesturePipeline(assemblerOptions: options, recognizes: output == .gestures)
+        // No report per contact: no one asks the daemon for them, and a device passed through
+        // for months would keep one per touch (its counters and hold histogram are bounded).
+        pipeline = GesturePipeline(assemblerOptions: options, recognizes: output == .gestures, passThrough: PassThroughSet(keepsReports: false))
     }
 
     // MARK: The loop
@@ -247,37 +249,29 @@ public struct LiveSession {
         }
         switch output {
         case .gestures:
-            if passesThrough {
-                try feedPassingThrough(event, index: device.index)
-                // A frame ends at its SYN_REPORT (the pass-through path does not say whether
-                // this one completed one: a viewer may see a frame twice, never miss one).
-                if let viewTap, viewTap.viewers > 0, event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { try viewFrame(device.index) }
-                return
-            }
-            let completed = try pipeline.emitting(to: sink) { pipeline, emit in pipeline.feed(device: device.index, event, emit: emit) }
+            // Every stage, pass-through's too, in the pipeline's step (the one `replay` runs).
+            let completed = try stepping { pipeline, out in pipeline.take(device: device.index, event, into: &out) }
             // One load and a compare per frame while nobody views (docs/view.md).
             if completed, let viewTap, viewTap.viewers > 0 { try viewFrame(device.index) }
         case .frames:
-            guard pipeline.feed(device: device.index, event, emit: { _ in }) else { return }
-            try sink.frame(pipeline.frame(of: device.index), device: device.index)
+            // The same step, frames only (RecordSession's sink writes them).
+            var out = RecordOutput(gestures: nil, frames: sink)
+            pipeline.take(device: device.index, event, into: &out)
+            if let failure = out.failure { throw failure }
         case .events:
             try sink.rawEvent(event, deviceName: device.name)
         }
     }
 
-    /// The earliest pending deadline over every device, on the source's clock (the kernel's).
-    public var nextDeadline: Timestamp? {
-        let graphs = pipeline.nextDeadline.map(pipeline.inputTime)
-        guard passesThrough, let hold = passThroughDeadline else { return graphs }
-        return min(graphs ?? hold, hold)
-    }
+    /// The earliest pending deadline over every device (its graph's and its pass-through
+    /// planner's: the pipeline's one order), on the source's clock (the kernel's).
+    public var nextDeadline: Timestamp? { pipeline.nextDeadline.map(pipeline.inputTime) }
 
     /// Fires every device's deadlines due at `kernelTime`, in time order, each at its own
     /// timestamp (virtual time), as replay does between frames.
     public mutating func advance(to kernelTime: Timestamp) throws {
         let t = outputTime(kernelTime)
-        if passesThrough { return try advancePassingThrough(to: t) }
-        try pipeline.emitting(to: sink) { pipeline, emit in pipeline.advance(to: t, emit: emit) }
+        try stepping { pipeline, out in pipeline.advance(to: t, into: &out) }
     }
 
     /// The device went away: in-flight contacts end as cancelled.
@@ -293,13 +287,9 @@ public struct LiveSession {
         switch output {
         case .gestures:
             // A clone's contacts end with the device's (lifted on the clone), then it goes.
-            try passingThrough { pipeline, set, emit, send in
-                if pipeline.cancelContacts(device: index, at: time, emit: emit) {
-                    set.frame(device: index, pipeline.assembledFrame(of: index), pipeline, output: send)
-                }
-            }
+            try stepping { pipeline, out in pipeline.cancelContacts(device: index, at: time, into: &out) }
             try endPassThrough(index, at: time)
-            try pipeline.emitting(to: sink) { pipeline, emit in pipeline.finish(device: index, emit: emit) }
+            try stepping { pipeline, out in pipeline.finish(device: index, into: &out) }
         case .frames:
             if pipeline.cancelContacts(device: index, at: time, emit: { _ in }) { try sink.frame(pipeline.frame(of: index), device: index) }
             pipeline.finish(device: index, emit: { _ in })
@@ -328,7 +318,7 @@ public struct LiveSession {
     mutating func followViewers() {
         guard let viewTap else { return }
         // Pass-through holds: reported while a viewer is there (drained as they come).
-        if passThrough.set.keepsReports != (viewTap.viewers > 0) { passThrough.set.keepsReports = viewTap.viewers > 0 }
+        if pipeline.passThrough.keepsReports != (viewTap.viewers > 0) { pipeline.passThrough.keepsReports = viewTap.viewers > 0 }
         guard !explain else { return }
         let wanted = viewTap.viewers > 0
         guard wanted || explainsForViewers else { return }

@@ -93,8 +93,10 @@ public struct RecordSession {
             case .stop, .exhausted: break reading
             }
         }
-        guard let gestures else { return }
-        try pipeline.emitting(to: gestures) { pipeline, emit in pipeline.finish(emit: emit) }
+        guard gestures != nil else { return }
+        var out = RecordOutput(gestures: gestures, frames: nil)
+        pipeline.finish(into: &out)
+        if let failure = out.failure { throw failure }
     }
 
     mutating func take(_ event: SourceEvent, _ record: Record) throws {
@@ -112,12 +114,10 @@ public struct RecordSession {
             // Every event sets the origin, also when nothing is recognized.
             let timed = pipeline.timed(event)
             guard frames != nil || gestures != nil else { return }
-            if let gestures {
-                guard try pipeline.emitting(to: gestures, { pipeline, emit in pipeline.feed(device: device, timed, emit: emit) }) else { return }
-            } else {
-                guard pipeline.feed(device: device, timed, emit: { _ in }) else { return }
-            }
-            try frames?.frame(pipeline.frame(of: device), device: device)
+            // The pipeline's step, the one replay's loop takes per event.
+            var out = RecordOutput(gestures: gestures, frames: frames)
+            pipeline.take(device: device, timed, into: &out)
+            if let failure = out.failure { throw failure }
         case .removed(let device, _):
             // The recording just ends there, and so do the frames and gestures: replay of it
             // sees no removal.
@@ -128,5 +128,23 @@ public struct RecordSession {
             // A recording's devices are those named at the start; record passes nothing through.
             break
         }
+    }
+}
+
+/// `record`'s outputs as the pipeline makes them: gestures and frames to their sinks, the
+/// first error kept (what follows it is dropped).
+struct RecordOutput: PipelineSink {
+    let gestures: (any LiveSink)?
+    let frames: (any LiveSink)?
+    var failure: Error?
+
+    mutating func event(_ event: GestureEvent) {
+        guard failure == nil, let gestures else { return }
+        do { try gestures.gesture(event) } catch { failure = error }
+    }
+
+    mutating func frame(device: Int, _ pipeline: GesturePipeline) {
+        guard failure == nil, let frames else { return }
+        do { try frames.frame(pipeline.frame(of: device), device: device) } catch { failure = error }
     }
 }

@@ -249,24 +249,13 @@ struct Calibrate: ParsableCommand {
     /// found by the default graph as `replay` runs it, with no `[[device]]` settings: the fit
     /// is of the raw device.
     static func touches(_ path: String, input: InputOptions) throws -> (touches: [Int: [(time: Double, position: Point)]], sensors: [Int: Size], devices: [DeviceDescription]) {
-        var trace = try TraceFile.open(path, input: input)
-        var pipeline = GesturePipeline(configuration: .default, assemblerOptions: input.assemblerOptions, relativeTime: true)
-        var devices = TraceDevices(DeviceConfiguration(), configPath: nil)
-        var touches: [Int: [(time: Double, position: Point)]] = [:]
-        var sensors: [Int: Size] = [:]
-        let emit: (GestureEvent) -> Void = { event in
-            guard let position = CalibrationTouches.position(of: event) else { return }
-            touches[event.device, default: []].append((Double(event.time.microseconds) / 1_000_000, position))
-        }
-        while let (index, event) = try trace.next() {
-            if !pipeline.isStarted(index) {
-                guard try devices.start(index, of: trace, in: &pipeline) != nil else { continue }
-                sensors[index] = pipeline.assembler(of: index)?.geometry.size
-            }
-            pipeline.feed(device: index, event, emit: emit)
-        }
-        pipeline.finish(emit: emit)
-        return (touches, sensors, trace.devices)
+        var source = TraceInput(trace: try TraceFile.open(path, input: input), devices: TraceDevices(DeviceConfiguration(), configPath: nil))
+        // The trace's own times (its loop never shifted them, though it asked for relative
+        // time: the taps it names are at the recording's times, which the tests pin).
+        var pipeline = GesturePipeline(configuration: .default, assemblerOptions: input.assemblerOptions)
+        var found = CalibrationInput()
+        try pipeline.run(&source, into: &found)
+        return (found.touches, found.sensors, source.trace.devices)
     }
 
     /// The report, then the three outputs on standard output; the rule to --udev-rule too, when
@@ -549,4 +538,18 @@ final class PageTouches: LiveSink {
     func frame(_ frame: TouchFrame, device: Int) throws { onFrame() }
     func rawEvent(_ event: InputEvent, deviceName: String) throws {}
     func warn(_ message: String) { StandardError.warn(message) }
+}
+
+/// Calibrate's part of the pipeline's outputs: each device's sensor size as it starts, and the
+/// touches the default graph finds (time in s, position in mm).
+struct CalibrationInput: PipelineSink {
+    var touches: [Int: [(time: Double, position: Point)]] = [:]
+    var sensors: [Int: Size] = [:]
+
+    mutating func started(device: Int, _ pipeline: GesturePipeline) { sensors[device] = pipeline.assembler(of: device)?.geometry.size }
+
+    mutating func event(_ event: GestureEvent) {
+        guard let position = CalibrationTouches.position(of: event) else { return }
+        touches[event.device, default: []].append((Double(event.time.microseconds) / 1_000_000, position))
+    }
 }

@@ -33,31 +33,21 @@ struct Inspect: ParsableCommand {
         var out = OutputStream(fd: 1)
         defer { out.flush() }
         for path in files {
-            var trace = try TraceFile.open(path, input: input)
-            // Each device gets its assembler at its first event (GesturePipeline, frames only): a
+            // Each device gets its assembler at its first event (the pipeline, frames only): a
             // trace may describe a device only when it reaches it, and list thousands that send
             // nothing. `stats` is indexed by device, up to the highest started.
+            var source = InspectInput(trace: try TraceFile.open(path, input: input))
             var replay = GesturePipeline(assemblerOptions: input.assemblerOptions, recognizes: false)
-            var stats: [TouchStatistics] = []
-            // Touches' times count from the trace's first event, of any device, as labels do.
-            var origin: Timestamp?
+            var counted = InspectCounts()
             do {
-                while let (index, event) = try trace.next() {
-                    if origin == nil { origin = event.time }
-                    if !replay.isStarted(index) {
-                        // Without graphs, starting a device cannot fail.
-                        for warning in (try? replay.start(device: index, trace.devices[index])) ?? [] {
-                            warn("\(path): device \(index) (\(trace.devices[index].name)): \(warning)")
-                        }
-                        if stats.count <= index { stats += repeatElement(TouchStatistics(), count: index + 1 - stats.count) }
-                    }
-                    stats[index].count(event: event)
-                    if replay.feed(device: index, event, emit: { _ in }) { stats[index].count(frame: replay.frame(of: index)) }
-                }
+                try replay.run(&source, into: &counted)
             } catch {
                 out.flush()
                 throw error
             }
+            let trace = source.trace
+            let stats = counted.stats
+            let origin = counted.origin
             // A device that sent nothing gets no assembler: its summary needs only the geometry
             // its description gives (a trace may list tens of thousands of such devices).
             for index in trace.devices.indices {
@@ -215,4 +205,37 @@ struct DeviceSummary {
         let s = String(v, radix: 16)
         return String(repeating: "0", count: max(0, 4 - s.count)) + s
     }
+}
+
+/// Inspect's source: every device started at its first event, its assembler's warnings on
+/// stderr (without graphs, starting a device cannot fail).
+struct InspectInput: PipelineSource {
+    var trace: TraceFile
+
+    mutating func next() throws -> (device: Int, event: InputEvent)? {
+        guard let (device, event) = try trace.next() else { return nil }
+        return (device, event)
+    }
+
+    mutating func start(device: Int, in pipeline: inout GesturePipeline) throws -> Bool {
+        for warning in (try? pipeline.start(device: device, trace.devices[device])) ?? [] {
+            warn("\(trace.path): device \(device) (\(trace.devices[device].name)): \(warning)")
+        }
+        return true
+    }
+}
+
+/// Inspect's counts per device: every event and frame, and the input's first time (touches'
+/// times count from it, as labels do).
+struct InspectCounts: PipelineSink {
+    var stats: [TouchStatistics] = []
+    var origin: Timestamp?
+
+    mutating func input(device: Int, _ event: InputEvent) {
+        if origin == nil { origin = event.time }
+        if stats.count <= device { stats += repeatElement(TouchStatistics(), count: device + 1 - stats.count) }
+        stats[device].count(event: event)
+    }
+
+    mutating func frame(device: Int, _ pipeline: GesturePipeline) { stats[device].count(frame: pipeline.frame(of: device)) }
 }

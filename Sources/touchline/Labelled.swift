@@ -57,26 +57,37 @@ struct LabelledSet {
         for path in [entry.path] + (entry.desc.map { [$0] } ?? []) {
             _ = try FileByteSource.regularFile(path: path, what: "a labelled recording")
         }
-        var trace = try TraceFile.open(entry.path, input: input)
+        var source = TraceInput(trace: try TraceFile.open(entry.path, input: input), devices: TraceDevices(configuration, configPath: configPath))
         var pipeline = GesturePipeline(assemblerOptions: input.assemblerOptions, recognizes: false)
-        var devices = TraceDevices(configuration, configPath: configPath)
-        var recorded: [RecordedDevice] = []
-        var slot: [Int: Int] = [:]
-        var origin: Timestamp?
-        while let (index, event) = try trace.next() {
-            if origin == nil { origin = event.time }
-            if !pipeline.isStarted(index) {
-                if devices.ignored.contains(index) { continue }
-                guard let settings = try devices.start(index, of: trace, in: &pipeline) else { continue }
-                let size = pipeline.assembler(of: index)!.geometry.size
-                slot[index] = recorded.count
-                recorded.append(RecordedDevice(
-                    index: index, surface: settings?.transform?.surface(size) ?? size, configuration: settings?.graphConfiguration))
-            }
-            if pipeline.feed(device: index, event, emit: { _ in }) { recorded[slot[index]!].frames.append(pipeline.frame(of: index)) }
+        var recording = RecordingFrames()
+        try pipeline.run(&source, into: &recording)
+        // Each device's surface and graph as its [[device]] section says.
+        for k in recording.devices.indices {
+            let settings = source.settings[recording.devices[k].index] ?? nil
+            recording.devices[k].surface = settings?.transform?.surface(recording.devices[k].surface) ?? recording.devices[k].surface
+            recording.devices[k].configuration = settings?.graphConfiguration
         }
-        return Recording(devices: recorded, origin: origin ?? .zero)
+        return Recording(devices: recording.devices, origin: recording.origin ?? .zero)
     }
+}
+
+/// A recording's frames per device, as the pipeline assembles (and transforms) them.
+struct RecordingFrames: PipelineSink {
+    var devices: [RecordedDevice] = []
+    var slot: [Int: Int] = [:]
+    var origin: Timestamp?
+
+    mutating func input(device: Int, _ event: InputEvent) {
+        if origin == nil { origin = event.time }
+    }
+
+    /// The assembler's surface, before any transform (`readRecording` applies the section's).
+    mutating func started(device: Int, _ pipeline: GesturePipeline) {
+        slot[device] = devices.count
+        devices.append(RecordedDevice(index: device, surface: pipeline.assembler(of: device)!.geometry.size))
+    }
+
+    mutating func frame(device: Int, _ pipeline: GesturePipeline) { devices[slot[device]!].frames.append(pipeline.frame(of: device)) }
 }
 
 /// The recordings of every labels file, in order, one at a time: only the labels file being

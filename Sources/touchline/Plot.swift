@@ -68,42 +68,13 @@ struct Plot: ParsableCommand {
     func plot() throws {
         TemporaryCleanup.install(unblock: true)
         let (graphConfiguration, deviceConfiguration) = try config.map(loadReplayConfiguration) ?? (.default, DeviceConfiguration())
-        var trace = try TraceFile.open(file, input: input)
+        var source = TraceInput(trace: try TraceFile.open(file, input: input), devices: TraceDevices(deviceConfiguration, configPath: config))
         var replay = GesturePipeline(configuration: graphConfiguration, assemblerOptions: input.assemblerOptions)
-        var plot = TracePlot(options: .init(from: from, to: to))
-        var devices = TraceDevices(deviceConfiguration, configPath: config)
-        // As `replay` starts a device, and the device's panel with it.
-        func start(_ index: Int) throws -> Bool {
-            guard let settings = try devices.start(index, of: trace, in: &replay) else { return false }
-            let description = trace.devices[index]
-            guard device == nil || device == index, let geometry = replay.assembler(of: index)?.geometry else { return true }
-            // The surface the graph sees (rotated when [[device]] says so), as GesturePipeline makes it.
-            let surface = settings?.transform?.surface(geometry.size) ?? geometry.size
-            let targets = (settings?.graphConfiguration ?? graphConfiguration).targets.map {
-                TracePlot.Target(name: $0.name, rect: $0.millimetreRect(on: surface))
-            }
-            plot.add(.init(index: index, name: description.name, size: surface, sizeSource: geometry.source.rawValue, targets: targets))
-            return true
-        }
-        let chosen = device
-        let emit: (GestureEvent) -> Void = { event in
-            if chosen == nil || chosen == event.device { plot.record(event) }
-        }
-        do {
-            while let (index, event) = try trace.next() {
-                if !replay.isStarted(index) {
-                    if devices.ignored.contains(index) { continue }
-                    guard try start(index) else { continue }
-                }
-                guard replay.feed(device: index, event, emit: emit), chosen == nil || chosen == index else { continue }
-                plot.record(replay.frame(of: index), device: index)
-            }
-        } catch {
-            replay.finish(emit: { _ in })
-            throw error
-        }
-        replay.finish(emit: emit)
-        if let chosen, !replay.isStarted(chosen) {
+        var output = PlotOutput(plot: TracePlot(options: .init(from: from, to: to)), chosen: device)
+        try replay.run(&source, into: &output)
+        let trace = source.trace
+        let plot = output.plot
+        if let chosen = device, !replay.isStarted(chosen) {
             throw CLIError.usage("\(trace.displayName): --device \(chosen): the trace has no events of device \(chosen) (it describes \(trace.devices.count) device(s)); expected one `touchline inspect` lists")
         }
         var inputs = [file]
@@ -116,5 +87,27 @@ struct Plot: ParsableCommand {
         try sink.commit()
         // The picture says so in its header too; a person running it learns it here.
         if let note = plot.leftOutNote { warn("\(trace.displayName): \(note)") }
+    }
+}
+
+/// The plot's part of the pipeline's outputs: each device's panel as it starts (the surface and
+/// targets its graph sees, rotated when its `[[device]]` says so), its frames and its events;
+/// only device `chosen`'s when given.
+struct PlotOutput: PipelineSink {
+    var plot: TracePlot
+    let chosen: Int?
+
+    mutating func started(device: Int, _ pipeline: GesturePipeline) {
+        guard chosen == nil || chosen == device, let assembler = pipeline.assembler(of: device), let graph = pipeline.graph(of: device) else { return }
+        let targets = graph.configuration.targets.map { TracePlot.Target(name: $0.name, rect: $0.millimetreRect(on: graph.surface)) }
+        plot.add(.init(index: device, name: assembler.device.name, size: graph.surface, sizeSource: assembler.geometry.source.rawValue, targets: targets))
+    }
+
+    mutating func event(_ event: GestureEvent) {
+        if chosen == nil || chosen == event.device { plot.record(event) }
+    }
+
+    mutating func frame(device: Int, _ pipeline: GesturePipeline) {
+        if chosen == nil || chosen == device { plot.record(pipeline.frame(of: device), device: device) }
     }
 }

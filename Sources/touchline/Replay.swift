@@ -99,14 +99,14 @@ struct Replay: ParsableCommand {
     /// One file's replay, to `output` (flushed before this returns or throws). `progress`: the
     /// terminal's progress line (a single file only; a corpus's threads would fight over it).
     /// `observer`: `touchline view FILE`'s (View.swift): it takes the events instead of
-    /// `output`, and each device's start and frames; the loop is this one.
+    /// `output`, and each device's start and frames; the loop is the pipeline's (`run`).
     func replay(_ file: String, _ configuration: (GraphConfiguration, DeviceConfiguration), to output: OutputStream, color: Bool, progress showsProgress: Bool = false, observer: ReplayObserver? = nil) throws {
         let (graphConfiguration, deviceConfiguration) = configuration
-        var out = output
-        var trace: TraceFile
+        let trace: TraceFile
         do {
             trace = try TraceFile.open(file, input: input)
         } catch {
+            var out = output
             out.flush()
             throw error
         }
@@ -115,46 +115,84 @@ struct Replay: ParsableCommand {
         var replay = GesturePipeline(
             configuration: graphConfiguration, assemblerOptions: input.assemblerOptions, recognizes: !frames, explain: explain,
             relativeTime: format.relativeTime)
-        var devices = TraceDevices(deviceConfiguration, configPath: config)
-        var json = JSONWriter(capacity: 4096)
-        var text = TextEventWriter(color: color)
-        let isText = format.isText
-        let written: (GestureEvent) -> Void = isText ? { event in
+        var source = TraceInput(trace: trace, devices: TraceDevices(deviceConfiguration, configPath: config))
+        var sink = ReplayOutput(out: output, color: color, isText: format.isText, frames: frames, observer: observer)
+        sink.progress = showsProgress ? ProgressLine.forStandardError(file: trace.displayName) : nil
+        defer {
+            sink.progress?.clear()
+            sink.out.flush()
+        }
+        try replay.run(&source, into: &sink)
+    }
+}
+
+/// Replay's outputs, as the pipeline makes them: gesture events as JSON Lines (or text rows),
+/// `--frames`' frames, the progress line; `view FILE`'s observer instead of the output; with
+/// `--passthrough`, the clone's record and `--explain`'s hold lines.
+struct ReplayOutput: PipelineSink {
+    var out: OutputStream
+    var json = JSONWriter(capacity: 4096)
+    var text: TextEventWriter
+    let isText: Bool
+    let frames: Bool
+    let observer: ReplayObserver?
+    var progress: ProgressLine?
+    /// `--passthrough`'s record (Replay+PassThrough.swift).
+    private(set) var clone: CloneRecord?
+    /// Asked per event and per gesture instead of the optionals themselves: testing a large
+    /// optional struct (or taking a copy of the observer's closures) there cost 150
+    /// instructions per event.
+    private var passesThrough = false
+    private let observes: Bool
+
+    init(out: OutputStream, color: Bool, isText: Bool, frames: Bool = false, observer: ReplayObserver? = nil) {
+        self.out = out
+        text = TextEventWriter(color: color)
+        self.isText = isText
+        self.frames = frames
+        self.observer = observer
+        observes = observer != nil
+    }
+
+    mutating func event(_ event: GestureEvent) {
+        if observes { return observer!.event(event) }
+        if isText {
             text.reset()
             text.write(event)
             out.write(text.bytes)
-        } : { event in out.writeLine(event) }
-        let emit = observer?.event ?? written
-        var failure: Error?
-        var progress = showsProgress ? ProgressLine.forStandardError(file: trace.displayName) : nil
-        // Read once: this runs per event, and the pipeline's own flag is reloaded after every
-        // `feed` (the pipeline changes in the loop).
-        let relative = format.relativeTime
-        do {
-            while let (index, read) = try trace.next() {
-                let event = relative ? replay.timed(read) : read
-                progress?.count(time: event.time)
-                if !replay.isStarted(index) {
-                    if devices.ignored.contains(index) { continue }
-                    guard try devices.start(index, of: trace, in: &replay) != nil else { continue }
-                    observer?.started(index, replay)
-                }
-                guard replay.feed(device: index, event, emit: emit) else { continue }
-                observer?.frame(index, replay)
-                guard frames else { continue }
-                json.reset()
-                replay.frame(of: index).writeJSON(device: index, into: &json)
-                out.write(json.bytes)
-            }
-        } catch {
-            failure = error
+        } else {
+            out.writeLine(event)
         }
-        // Also before reporting a bad line: what was read is recognized to its end.
-        replay.finish(emit: emit)
-        progress?.clear()
-        out.flush()
-        if let failure { throw failure }
     }
+
+    /// `--passthrough`: the clone's frames go to `record`.
+    mutating func record(to record: CloneRecord) {
+        clone = record
+        passesThrough = true
+    }
+
+    mutating func input(device: Int, _ event: InputEvent) {
+        progress?.count(time: event.time)
+        if passesThrough { clone!.input(event) }
+    }
+
+    mutating func started(device: Int, _ pipeline: GesturePipeline) {
+        if observes { observer!.started(device, pipeline) }
+        if passesThrough { clone!.started(device, pipeline) }
+    }
+
+    mutating func frame(device: Int, _ pipeline: GesturePipeline) {
+        if observes { observer!.frame(device, pipeline) }
+        guard frames else { return }
+        json.reset()
+        pipeline.frame(of: device).writeJSON(device: device, into: &json)
+        out.write(json.bytes)
+    }
+
+    mutating func clone(device: Int, _ frame: PassThroughFrame) { if passesThrough { clone!.write(device, frame) } }
+
+    /// `--explain` with `--passthrough`: a line per contact when its hold is decided.
+    mutating func hold(device: Int, _ report: HoldReport) { out.write(Replay.holdLine(device: device, report, text: isText)) }
 }
 
 /// What `touchline view FILE` takes from `Replay.replay`: the events (instead of the output),

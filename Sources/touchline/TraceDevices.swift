@@ -43,6 +43,32 @@ struct TraceDevices {
     }
 }
 
+/// A trace file as the pipeline's source (`GesturePipeline.run`): its events in the reader's
+/// order, each device started at its first event as `TraceDevices` says (its `[[device]]`
+/// section; an ignored device's events skipped), and passed through with `passesThrough`
+/// (`replay --passthrough`: every device, its clone as many slots as the device).
+struct TraceInput: PipelineSource {
+    var trace: TraceFile
+    var devices: TraceDevices
+    var passesThrough = false
+    /// Each started device's settings (nil: no section matched).
+    var settings: [Int: DeviceSpec?] = [:]
+
+    @inline(__always)
+    mutating func next() throws -> (device: Int, event: InputEvent)? {
+        guard let (device, event) = try trace.next() else { return nil }
+        return (device, event)
+    }
+
+    mutating func start(device: Int, in pipeline: inout GesturePipeline) throws -> Bool {
+        if devices.ignored.contains(device) { return false }
+        guard let spec = try devices.start(device, of: trace, in: &pipeline) else { return false }
+        settings[device] = spec
+        if passesThrough { pipeline.startPassThrough(device: device, slotCount: PassThroughEncoder.slots(of: trace.devices[device])) }
+        return true
+    }
+}
+
 /// A configuration as `replay --config` (and `plot --config`) reads it: the graph and
 /// `[[device]]` sections with their graph files; `parse` validates, naming the line
 /// (docs/config.md#validation). A daemon's file is taken as it is: its actions and socket are

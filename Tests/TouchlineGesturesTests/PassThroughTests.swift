@@ -34,46 +34,51 @@ import TouchlineTesting
     /// fires, the clone is closed at once.
     static func run(_ script: TouchScript, _ configuration: GraphConfiguration, slots: Int = 10, bound: PassThroughBound = .standard, stopped: Bool = false,
                     keepsReports: Bool = true) throws -> Run {
-        var pipeline = GesturePipeline(configuration: configuration)
+        var pipeline = GesturePipeline(configuration: configuration, passThrough: PassThroughSet(bound: bound, keepsReports: keepsReports))
         let surface = script.surface
         pipeline.start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "script")), transform: nil,
                        surface: surface, driver: try ReplayDriver(configuration: configuration, surface: surface))
-        var set = PassThroughSet(bound: bound, keepsReports: keepsReports)
-        set.keepsDecisions = true
-        set.start(device: 0, graph: pipeline.graph(of: 0)!, slotCount: slots)
+        pipeline.passThrough.keepsDecisions = true
+        pipeline.startPassThrough(device: 0, slotCount: slots)
+        var out = Output()
+        // After each step of the pipeline: what its planner was told, then what it wrote.
+        func told() {
+            for (_, d) in pipeline.passThrough.drainTold() {
+                out.run.timeline.append("\(d.time) told \(configuration.recognizers[d.recognizer].name) \(d.verdict)"
+                    + (d.contacts.count == 0 ? "" : " " + d.contacts.map { $0.description }.joined(separator: ",")))
+            }
+            out.run.timeline += out.step
+            out.step = []
+        }
+        for frame in script.frames {
+            pipeline.advance(before: frame.time, into: &out)
+            told()
+            pipeline.feed(device: 0, frame: frame, into: &out)
+            told()
+        }
+        if !stopped {
+            while let d = pipeline.nextDeadline { pipeline.advance(to: d, into: &out) }
+        }
+        told()
+        pipeline.finishPassThrough(device: 0, at: script.time, into: &out)
+        pipeline.finish(into: &out)
+        out.run.counters = pipeline.passThrough.counters
+        return out.run
+    }
+
+    /// The gestures, the clone's frames as lines, the hold reports.
+    struct Output: PipelineSink {
         var run = Run()
         var step: [String] = []
-        func gesture(_ e: GestureEvent) { if e.gesture != .explain { run.gestures.append(e.logLine) } }
-        func clone(_ device: Int, _ f: PassThroughFrame) {
-            guard let l = line(f) else { return }
+        mutating func event(_ e: GestureEvent) { if e.gesture != .explain { run.gestures.append(e.logLine) } }
+        mutating func clone(device: Int, _ f: PassThroughFrame) {
+            guard let l = PassThroughTests.line(f) else { return }
             run.clone.append(l)
             step.append(l)
         }
-        // After each call of the set: what its planner was told, then what it wrote.
-        func told() {
-            for (_, d) in set.drainTold() {
-                run.timeline.append("\(d.time) told \(configuration.recognizers[d.recognizer].name) \(d.verdict)"
-                    + (d.contacts.count == 0 ? "" : " " + d.contacts.map { $0.description }.joined(separator: ",")))
-            }
-            run.timeline += step
-            step = []
+        mutating func hold(device: Int, _ r: HoldReport) {
+            run.reports.append("\(r.time) c\(r.contact.raw) \(r.outcome) held=\(r.held.microseconds / 1000)ms d=\(formatFixed(r.distance, decimals: 1))")
         }
-        for frame in script.frames {
-            set.advance(&pipeline, to: frame.time, emit: gesture, output: clone)
-            told()
-            pipeline.feed(device: 0, frame: frame, emit: gesture)
-            set.frame(device: 0, frame, pipeline, output: clone)
-            told()
-        }
-        if !stopped { set.advance(&pipeline, to: nil, emit: gesture, output: clone) }
-        told()
-        pipeline.finish { gesture($0) }
-        set.finish(device: 0, at: script.time, output: clone)
-        run.reports = set.drainReports().map { r in
-            "\(r.report.time) c\(r.report.contact.raw) \(r.report.outcome) held=\(r.report.held.microseconds / 1000)ms d=\(formatFixed(r.report.distance, decimals: 1))"
-        }
-        run.counters = set.counters
-        return run
     }
 
     /// `0.150000 s0#0 began (1.00,60.00); s1#1 ended (…)`: the clone's slot and tracking id;

@@ -53,11 +53,14 @@ import TouchlineTrace
     }
 
     /// The frames on a scripted source: two screens, then each frame at its time, then a stop.
-    static func script(_ frames: [(device: Int, events: [InputEvent])], timerDelay: Interval, stopAt: Timestamp) -> ScriptedSource {
+    /// `clones`: each screen passed through to its clone at once (before its first event).
+    static func script(_ frames: [(device: Int, events: [InputEvent])], timerDelay: Interval, stopAt: Timestamp,
+                       clones: [any PassThroughClone] = [], description: DeviceDescription = screen) -> ScriptedSource {
         var source = ScriptedSource(clock: VirtualClock())
         source.timerDelay = timerDelay
-        source.add(0, path: "/dev/input/event5", description: screen)
-        source.add(1, path: "/dev/input/event6", description: screen)
+        source.add(0, path: "/dev/input/event5", description: description)
+        source.add(1, path: "/dev/input/event6", description: description)
+        for (device, clone) in clones.enumerated() { source.clone(device, to: clone, at: .zero) }
         for (device, events) in frames { source.events(device, events) }
         source.stop(at: stopAt)
         return source
@@ -65,8 +68,8 @@ import TouchlineTrace
 
     /// A libinput record file of the frames, as `touchline record` writes it: device by device,
     /// times from the first event of any device.
-    static func recording(_ frames: [(device: Int, events: [InputEvent])]) throws -> [UInt8] {
-        var writer = LibinputRecordWriter(devices: [screen, screen], sink: BytesSink())
+    static func recording(_ frames: [(device: Int, events: [InputEvent])], description: DeviceDescription = screen) throws -> [UInt8] {
+        var writer = LibinputRecordWriter(devices: [description, description], sink: BytesSink())
         writer.origin = frames.first?.events.first?.time
         for device in 0..<2 {
             for (d, events) in frames where d == device {
@@ -77,24 +80,66 @@ import TouchlineTrace
         return try #require(writer.sink as? BytesSink).bytes
     }
 
-    /// `touchline replay` (or `--frames`) of a recording, JSON Lines as it prints them.
-    static func replay(_ recording: [UInt8], frames: Bool = false, explain: Bool = false) throws -> [UInt8] {
-        var reader = try TraceReader.open(
+    /// `touchline replay` (or `--frames`, or `--passthrough`) of a recording, JSON Lines as it
+    /// prints them, through the product's loop (`GesturePipeline.run`); with `passThrough`,
+    /// every device's clone events (`replay --passthrough`'s record) too.
+    static func replay(_ recording: [UInt8], frames: Bool = false, explain: Bool = false, configuration: GraphConfiguration = .default,
+                       passThrough: Bool = false) throws -> (bytes: [UInt8], clones: [Int: [String]]) {
+        let reader = try TraceReader.open(
             path: "recording.yml", openFile: { _ in BytesSource(recording) }, fileExists: { _ in false })
-        var pipeline = GesturePipeline(recognizes: !frames, explain: explain)
-        var out = JSONWriter()
-        let emit: (GestureEvent) -> Void = { event in
-            event.writeJSON(into: &out)
-            out.newline()
+        var pipeline = GesturePipeline(configuration: configuration, recognizes: !frames, explain: explain,
+                                       passThrough: PassThroughSet(keepsReports: false))
+        var source = RecordingSource(reader: reader, passThrough: passThrough)
+        var out = ReplayLines(frames: frames)
+        try pipeline.run(&source, into: &out)
+        return (out.json.bytes, out.clones)
+    }
+
+    /// A recording read as `touchline replay` reads it: every device started at its first event
+    /// (passed through, as `replay --passthrough` passes every one).
+    struct RecordingSource: PipelineSource {
+        var reader: TraceReader
+        let passThrough: Bool
+
+        mutating func next() throws -> (device: Int, event: InputEvent)? {
+            guard let e = try reader.next() else { return nil }
+            return (e.device, e.event)
         }
-        while let read = try reader.next() {
-            let event = pipeline.timed(read.event)
-            if !pipeline.isStarted(read.device) { _ = try pipeline.start(device: read.device, reader.devices[read.device]) }
-            guard pipeline.feed(device: read.device, event, emit: emit), frames else { continue }
-            pipeline.frame(of: read.device).writeJSON(device: read.device, into: &out)
+
+        mutating func start(device: Int, in pipeline: inout GesturePipeline) throws -> Bool {
+            _ = try pipeline.start(device: device, reader.devices[device])
+            if passThrough { pipeline.startPassThrough(device: device, slotCount: PassThroughEncoder.slots(of: reader.devices[device])) }
+            return true
         }
-        pipeline.finish(emit: emit)
-        return out.bytes
+    }
+
+    /// Replay's JSON Lines (gestures, or `--frames`' frames), and each clone's events as the
+    /// encoder makes them (`replay --passthrough`'s record), one line per event.
+    struct ReplayLines: PipelineSink {
+        let frames: Bool
+        var json = JSONWriter()
+        var encoders: [Int: PassThroughEncoder] = [:]
+        var clones: [Int: [String]] = [:]
+
+        mutating func event(_ event: GestureEvent) {
+            event.writeJSON(into: &json)
+            json.newline()
+        }
+
+        mutating func started(device: Int, _ pipeline: GesturePipeline) {
+            let assembler = pipeline.assembler(of: device)!
+            encoders[device] = PassThroughEncoder(device: assembler.device, geometry: assembler.geometry)
+        }
+
+        mutating func frame(device: Int, _ pipeline: GesturePipeline) {
+            if frames { pipeline.frame(of: device).writeJSON(device: device, into: &json) }
+        }
+
+        mutating func clone(device: Int, _ frame: PassThroughFrame) {
+            var events: [InputEvent] = []
+            encoders[device]!.encode(frame, into: &events)
+            clones[device, default: []] += events.map(cloneLine)
+        }
     }
 
     /// The long presses' `began` lines, in output order: (device, time).
@@ -119,12 +164,68 @@ import TouchlineTrace
         session.explain = true
         try session.start(&source)
         try session.run(&source)
-        let replayed = try Self.replay(try Self.recording(frames), explain: true)
+        let replayed = try Self.replay(try Self.recording(frames), explain: true).bytes
         expectSameBytes(sink.bytes, replayed)
         // Both long presses fall due at 0.5 s; screen 0's comes first (the lower device on a
         // tie), although screen 1's frame at 0.505 s was read before the late timer fired.
         #expect(Self.longPressesBegan(sink.bytes) == ["device 0 at 0.500000", "device 1 at 0.500000"])
         #expect(sink.warnings.isEmpty)
+    }
+
+    /// With pass-through on for both screens (a consuming edge swipe, as a kiosk has it), the
+    /// live session's gestures and each clone's events are `touchline replay --passthrough`'s
+    /// of the recording, byte for byte: a left edge swipe on screen 0 (kept from its clone)
+    /// while screen 1 is tapped, besides the two screens' long presses and taps (which go
+    /// through, held while the edge swipe could take them).
+    @Test(arguments: [0, 10])
+    func twoScreensPassedThroughLiveGiveTheReplaysBytes(timerDelayMilliseconds: Int64) throws {
+        var frames = Self.twoScreens()
+        var edge = Finger(slot: 1, trackingID: 20)
+        edge.down(at: ms(3000), x: 0.5, y: 25)
+        for k in 1...6 { edge.move(at: ms(3000 + 10 * Int64(k)), x: 0.5 + 5 * Double(k), y: 25) }
+        edge.up(at: ms(3080))
+        var tap = Finger(slot: 1, trackingID: 21)
+        tap.down(at: ms(3010), x: 50, y: 25)
+        tap.up(at: ms(3060))
+        var extra: [(device: Int, time: Timestamp, events: [InputEvent])] = []
+        for (device, finger) in [(0, edge), (1, tap)] {
+            var start = 0
+            for (i, e) in finger.events.enumerated() where e.type == E.EV_SYN && e.code == E.SYN_REPORT {
+                extra.append((device, e.time, Array(finger.events[start...i])))
+                start = i + 1
+            }
+        }
+        extra.sort { ($0.time, $0.device) < ($1.time, $1.device) }
+        frames += extra.map { ($0.device, $0.events) }
+        var configuration = GraphConfiguration.default
+        for i in configuration.recognizers.indices where configuration.recognizers[i].name == "edgeSwipe" { configuration.recognizers[i].consume = true }
+
+        let clones = [EventsClone(), EventsClone()]
+        // The screen as its recording describes it (ABS_X and ABS_Y among its codes, as the
+        // record lists every axis it has a range for): the clone's encoder writes what the
+        // device has, so live and replay must see one device.
+        var described = screen
+        described.codes[E.EV_ABS] = ((described.codes[E.EV_ABS] ?? []) + [E.ABS_X, E.ABS_Y]).sorted()
+        var source = Self.script(frames, timerDelay: Interval(microseconds: timerDelayMilliseconds * 1000), stopAt: ms(5000), clones: clones,
+                                 description: described)
+        let sink = JSONBytesSink()
+        var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
+        session.graphConfiguration = configuration
+        session.relativeTime = true
+        try session.start(&source)
+        try session.run(&source)
+
+        let replayed = try Self.replay(try Self.recording(frames, description: described), configuration: configuration, passThrough: true)
+        expectSameBytes(sink.bytes, replayed.bytes)
+        for device in 0..<2 {
+            // The session's clone also gets the lifts of its close (none are down by then).
+            expectSameBytes(Array(clones[device].lines.joined(separator: "\n").utf8), Array((replayed.clones[device] ?? []).joined(separator: "\n").utf8))
+        }
+        // Something was kept and something passed: the edge swipe is in the events, not on
+        // screen 0's clone; screen 1's tap is on its clone.
+        #expect(String(decoding: sink.bytes, as: UTF8.self).contains("\"gesture\":\"edgeSwipe\""))
+        #expect(!clones[1].lines.isEmpty && !clones[0].lines.isEmpty)
+        #expect(clones[0].closed && clones[1].closed)
     }
 
     /// `record --gestures-output` and `--frames-output` are `touchline replay` and `replay
@@ -151,8 +252,8 @@ import TouchlineTrace
         try writer.finish()
         let recording = try #require(writer.sink as? BytesSink).bytes
         expectSameBytes(recording, try Self.recording(frames))
-        expectSameBytes(gestures.bytes, try Self.replay(recording))
-        expectSameBytes(framesOut.bytes, try Self.replay(recording, frames: true))
+        expectSameBytes(gestures.bytes, try Self.replay(recording).bytes)
+        expectSameBytes(framesOut.bytes, try Self.replay(recording, frames: true).bytes)
         #expect(Self.longPressesBegan(gestures.bytes) == ["device 0 at 0.600000", "device 1 at 0.600000"])
         #expect(session.origin == ms(900))
         #expect(warnings.isEmpty)
@@ -188,4 +289,18 @@ final class JSONBytesSink: LiveSink {
     }
     func rawEvent(_ event: InputEvent, deviceName: String) throws {}
     func warn(_ message: String) { warnings.append(message) }
+}
+
+/// A clone that keeps every event written to it, one line each (`cloneLine`).
+final class EventsClone: PassThroughClone {
+    var lines: [String] = []
+    var closed = false
+    var node: String { "/dev/input/event98" }
+    func write(_ events: [InputEvent]) throws { lines += events.map(cloneLine) }
+    func close() { closed = true }
+}
+
+/// `0.500000 EV_ABS ABS_MT_SLOT 0`.
+func cloneLine(_ e: InputEvent) -> String {
+    "\(e.time) \(EventCodes.typeName(e.type) ?? "?") \(EventCodes.codeName(type: e.type, code: e.code) ?? "?") \(e.value)"
 }

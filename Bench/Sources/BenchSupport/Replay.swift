@@ -13,30 +13,43 @@ public enum BenchReplay {
     }
 
     /// Reads, assembles, recognizes with the default graph and writes every event as a JSON
-    /// line into a reused buffer (then discarded).
+    /// line into a reused buffer (then discarded): `touchline replay`'s loop, the pipeline's
+    /// (`GesturePipeline.run`), every device of the trace started at its first event.
     public static func run(_ bytes: [UInt8], name: String) throws -> (events: Int, lines: Int, bytes: Int) {
-        var reader = try reader(bytes, name: name)
-        var assembler = FrameAssembler(device: reader.devices[0])
-        var driver = try ReplayDriver(configuration: .default, surface: assembler.geometry.size)
-        var json = JSONWriter(capacity: 4096)
-        var events = 0, lines = 0, written = 0
-        while let e = try reader.next() {
+        var source = Source(reader: try reader(bytes, name: name))
+        var sink = Sink()
+        var pipeline = GesturePipeline(configuration: .default)
+        try pipeline.run(&source, into: &sink)
+        return (source.events, sink.lines, sink.written)
+    }
+
+    struct Source: PipelineSource {
+        var reader: TraceReader
+        var events = 0
+
+        mutating func next() throws -> (device: Int, event: InputEvent)? {
+            guard let e = try reader.next() else { return nil }
             events += 1
-            guard assembler.feed(e.event) else { continue }
-            driver.feed(assembler.frame) { g in
-                json.reset()
-                g.writeJSON(into: &json)
-                json.bytes.append(UInt8(ascii: "\n"))
-                written &+= json.bytes.count
-                lines += 1
-            }
+            return (e.device, e.event)
         }
-        driver.finish { g in
+
+        mutating func start(device: Int, in pipeline: inout GesturePipeline) throws -> Bool {
+            _ = try pipeline.start(device: device, reader.devices[device])
+            return true
+        }
+    }
+
+    struct Sink: PipelineSink {
+        var json = JSONWriter(capacity: 4096)
+        var lines = 0
+        var written = 0
+
+        mutating func event(_ event: GestureEvent) {
             json.reset()
-            g.writeJSON(into: &json)
+            event.writeJSON(into: &json)
+            json.bytes.append(UInt8(ascii: "\n"))
             written &+= json.bytes.count
             lines += 1
         }
-        return (events, lines, written)
     }
 }

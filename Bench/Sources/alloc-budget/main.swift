@@ -173,29 +173,33 @@ for fingers in [1, 2, 10] {
         var pipeline = GesturePipeline()
         _ = try pipeline.start(device: 0, SyntheticPanel.device)
         _ = try pipeline.start(device: 1, SyntheticPanel.device, settings: DeviceSpec(rotation: .quarter))
-        var json = JSONWriter(capacity: 4096)
-        var lines = 0
-        var written = 0
+        // The pipeline's step (`take`, the body of its one loop) into a generic sink, as
+        // `touchline replay` runs it.
+        struct Lines: PipelineSink {
+            var json = JSONWriter(capacity: 4096)
+            var lines = 0
+            var written = 0
+            mutating func event(_ g: GestureEvent) {
+                json.reset()
+                g.writeJSON(into: &json)
+                written &+= json.bytes.count
+                lines += 1
+            }
+        }
+        var sink = Lines()
+        var idle = Lines()
         for e in motion.downEvents(at: .zero) {
-            for device in 0..<2 { pipeline.feed(device: device, e) { _ in } }
+            for device in 0..<2 { pipeline.take(device: device, e, into: &idle) }
         }
         var offset: Int64 = 0
         check("pipeline of 2 devices (one rotated) + default graph + JSON", fingers: fingers) { turns in
             play(turn, turns: turns, length: turnLength, offset: &offset) { e in
                 var frames = 0
-                for device in 0..<2 {
-                    guard pipeline.feed(device: device, e, emit: { g in
-                        json.reset()
-                        g.writeJSON(into: &json)
-                        written &+= json.bytes.count
-                        lines += 1
-                    }) else { continue }
-                    frames += 1
-                }
+                for device in 0..<2 { if pipeline.take(device: device, e, into: &sink) { frames += 1 } }
                 return frames
             }
         }
-        expectBusy("pipeline", fingers: fingers, lines: lines, written: written)
+        expectBusy("pipeline", fingers: fingers, lines: sink.lines, written: sink.written)
     }
 }
 

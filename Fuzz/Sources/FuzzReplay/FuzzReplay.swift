@@ -30,30 +30,48 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fileExists: { _ in description != nil })
     else { return 0 }
 
-    // The loop is the library's (GesturePipeline), the one `touchline replay` runs.
+    // The loop is the library's (GesturePipeline.run), the one `touchline replay` runs.
     var replay = GesturePipeline(configuration: .default, explain: true)
+    var source = FuzzTrace(reader: reader)
+    var sink = FuzzOutput()
+    try? replay.run(&source, into: &sink)
+    return 0
+}
+
+/// The reader as the pipeline's source; an event of an undescribed device ends the input (the
+/// CLI reports it as bad data).
+struct FuzzTrace: PipelineSource {
+    var reader: TraceReader
+    struct Undescribed: Error {}
+
+    mutating func next() throws -> (device: Int, event: InputEvent)? {
+        guard let e = try reader.next() else { return nil }
+        return (e.device, e.event)
+    }
+
+    mutating func start(device: Int, in pipeline: inout GesturePipeline) throws -> Bool {
+        guard device < reader.devices.count else { throw Undescribed() }
+        // The default configuration is valid, so this never fails.
+        guard (try? pipeline.start(device: device, reader.devices[device])) != nil else {
+            preconditionFailure("the default configuration did not build")
+        }
+        return true
+    }
+}
+
+/// JSON for every event (`--explain` on), and the frames' JSON of `--frames` for the same frames.
+struct FuzzOutput: PipelineSink {
     var json = JSONWriter(capacity: 4096)
     var frameJSON = JSONWriter(capacity: 4096)
-    let emit: (GestureEvent) -> Void = { event in
+
+    mutating func event(_ event: GestureEvent) {
         json.reset()
         event.writeJSON(into: &json)
         json.newline()
     }
-    while let event = try? reader.next() {
-        let index = event.device
-        if !replay.isStarted(index) {
-            // The CLI reports an event of an undescribed device as bad data.
-            guard index < reader.devices.count else { break }
-            // The default configuration is valid, so this never fails.
-            guard (try? replay.start(device: index, reader.devices[index])) != nil else {
-                preconditionFailure("the default configuration did not build")
-            }
-        }
-        guard replay.feed(device: index, event.event, emit: emit) else { continue }
-        // `--frames` writes the same frames.
+
+    mutating func frame(device: Int, _ pipeline: GesturePipeline) {
         frameJSON.reset()
-        replay.frame(of: index).writeJSON(device: index, into: &frameJSON)
+        pipeline.frame(of: device).writeJSON(device: device, into: &frameJSON)
     }
-    replay.finish(emit: emit)
-    return 0
 }

@@ -7,52 +7,30 @@
 // its) and `POST /answer?redo=N` (the person wants the point before N again), with the answer
 // secret it was served with.
 //
-// The answers are the one way in: bounded (a short query, checked by the executable's parser
-// before it is queued, at most `capacity` queued), behind view's token and Host rules, and
+// The answers are the one way in: bounded (a short query, checked by the page's parser before
+// it is handed on), behind view's token and Host rules, and
 // each carries a random secret that only the page's own bytes hold (a page elsewhere can send a
 // request to 127.0.0.1 but cannot read this page, so it cannot answer). The Origin a browser
 // sends must be the page's own.
-import NIOConcurrencyHelpers
 import NIOHTTP1
 
-/// What the page answered, queued for the executable's loop: `take` without blocking (a live
-/// device's loop, between frames), `wait` blocking (a recording played as each crosshair
-/// appears).
+/// The page's answers, each handed on as it is accepted: `touchline-view calibrate` writes it
+/// on its standard output as `answer QUERY` for the command that started it (ViewHost.swift).
 public final class PageAnswers: Sendable {
     /// Random, in the page's bytes: every answer must carry it (`?secret=`).
     public let secret: String
-    /// Whether a query is an answer (the executable's parser); anything else gets 400.
+    /// Whether a query is an answer (the page's parser); anything else gets 400.
     let accepts: @Sendable (Substring) -> Bool
-    let capacity: Int
-    /// Where an accepted answer goes at once instead of the queue: `touchline-view` writes it on
-    /// its standard output as `answer QUERY`, for the command that started it (ViewHost.swift).
-    let forward: (@Sendable (String) -> Void)?
-    let queue = NIOLockedValueBox<[String]>([])
-    /// 1 when something was queued since the last `wait`.
-    let signal = ConditionLock(value: 0)
+    /// Where an accepted answer goes.
+    let forward: @Sendable (String) -> Void
 
-    public init(capacity: Int = 64, forward: (@Sendable (String) -> Void)? = nil, accepts: @escaping @Sendable (Substring) -> Bool) {
+    public init(forward: @escaping @Sendable (String) -> Void, accepts: @escaping @Sendable (Substring) -> Bool) {
         secret = ViewServer.makeToken()
-        self.capacity = capacity
         self.forward = forward
         self.accepts = accepts
     }
 
-    /// The answers queued since the last take, oldest first.
-    public func take() -> [String] {
-        queue.withLockedValue { queue in
-            defer { queue.removeAll() }
-            return queue
-        }
-    }
-
-    /// Blocks until an answer is queued or `seconds` pass; then `take()`.
-    public func wait(seconds: Double) -> [String] {
-        if signal.lock(whenValue: 1, timeoutSeconds: seconds) { signal.unlock(withValue: 0) }
-        return take()
-    }
-
-    /// A request's answer: queued, or the status that refuses it.
+    /// A request's answer: handed on, or the status that refuses it.
     func post(_ head: HTTPRequestHead, query: Substring) -> (HTTPResponseStatus, String) {
         if let length = head.headers.first(name: "content-length"), length != "0" {
             return (.payloadTooLarge, "an answer has no body\n")
@@ -69,18 +47,7 @@ public final class PageAnswers: Sendable {
             return (.forbidden, "forbidden: an answer carries the page's secret\n")
         }
         guard accepts(query) else { return (.badRequest, "an answer is shown=N or redo=N\n") }
-        if let forward {
-            forward(String(query))
-            return (.ok, "ok\n")
-        }
-        let queued = queue.withLockedValue { queue -> Bool in
-            guard queue.count < capacity else { return false }
-            queue.append(String(query))
-            return true
-        }
-        guard queued else { return (.serviceUnavailable, "too many answers waiting\n") }
-        signal.lock()
-        signal.unlock(withValue: 1)
+        forward(String(query))
         return (.ok, "ok\n")
     }
 }

@@ -1,6 +1,6 @@
 import TouchlineCore
 
-// What the graph's per-frame fast paths (GestureGraph.swift) rely on, checked by `assert` in
+// What the graph's per-frame fast paths (GestureGraph+Frames.swift, GestureGraph+Sample.swift) rely on, checked by `assert` in
 // debug builds (free in release) where each fast path is taken. FastPathTests drive the same
 // touches through the fast and the general path and compare the events.
 

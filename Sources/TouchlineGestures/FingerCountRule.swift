@@ -3,7 +3,7 @@ import TouchlineCore
 // The finger-count rule's part of the graph (docs/gestures.md#finger-count-changes): frames
 // where contacts land, lift or are cancelled, the end of a gesture by count, and the first
 // input of a new round. Every frame where no contact lands or leaves stays in
-// GestureGraph.swift's `deliverFrame` and never comes here.
+// GestureGraph+Frames.swift's `deliverFrame` and never comes here.
 extension GestureGraph {
     /// A frame where contacts of target `t` landed, lifted or were cancelled: the inputs in
     /// their order, then the finger-count rule (docs/gestures.md#finger-count-changes). The

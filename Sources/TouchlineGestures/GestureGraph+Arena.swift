@@ -36,8 +36,11 @@ extension GestureGraph {
         var fingers = 0, position = Point.zero, detail = GestureDetail(NoFields())
         // The mask is read once; a recognizer rejected by an earlier one's claim in this loop
         // is skipped by the status check.
+        // Tested once, not per member (the kind's call in the loop could write `self`, so the
+        // compiler read both flags again for each).
+        let fast = usesFastPaths && !recordsTransitions
         for i in MemberIndices(members & arena.status.receiving) where arena.status[i].receivesContacts {
-            if arena.status[i] == .won && usesFastPaths && !recordsTransitions && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
+            if arena.status[i] == .won && fast && store.movedWhileActive(i, s, fingers: &fingers, position: &position, detail: &detail) {
                 // Made where it is passed: a prepared event changed in place was copied whole
                 // for every call.
                 emit(GestureEvent(

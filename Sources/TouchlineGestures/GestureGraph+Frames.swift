@@ -5,10 +5,12 @@ import TouchlineCore
 extension GestureGraph {
     /// Consumes one frame: first fires the deadlines that fall before it, then delivers its
     /// contacts to the recognizers of the targets they belong to.
-    /// Every contact of `frame` is a touch: a frame that holds a palm (`frame.hasPalm`) goes
-    /// through `processFilteringPalms` instead, as `ReplayDriver` (and so every mode's
-    /// `GesturePipeline`) does (GestureGraph+Palms.swift).
+    /// A frame that holds a palm (`frame.hasPalm`) is filtered first (GestureGraph+Palms.swift,
+    /// docs/gestures.md#palms): a palm never starts or joins a gesture, whoever calls `process`
+    /// (the public entry point treated palms as fingers when only `ReplayDriver` filtered them,
+    /// issue 32 item 4). One flag test a frame, the one the driver made before.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
+        if frame.hasPalm { return processFilteringPalms(frame, emit: emit) }
         store.makeUnique()
         // Most frames have no deadline pending: tested here, it costs no call.
         if deadlineMask != 0 { fireDeadlines(before: frame.time, emit: emit) }
@@ -185,7 +187,12 @@ extension GestureGraph {
         let lastTime = store[target: t].lastTime
         // Only a rotate pays for the turn (an atan2, a tenth of a two-finger frame): the won
         // long press or pan of a steady gesture never reads it. The general path always takes it.
-        let turns = !usesFastPaths || arena.members(of: t) & arena.status.receiving & rotationReaders != 0
+        // The target's members and those receiving contacts, read once: each read of the
+        // arena's tables checks its index, and the closure below kept the compiler from
+        // reusing a first read for the zone test and the dispatch (8 instructions a frame).
+        let members = arena.members(of: t)
+        let receiving = members & arena.status.receiving
+        let turns = !usesFastPaths || receiving & rotationReaders != 0
         let s: GroupSample = store.withTracked { tracked in
             if usesFastPaths, tracked.count == 2, tracked[0].target == t, tracked[1].target == t, !tracked[0].isNew, !tracked[1].isNew {
                 let s = GestureGraph.samplePair(tracked[0], tracked[1], at: time, lastTime: lastTime, turns: turns, moved: &moved)
@@ -197,12 +204,12 @@ extension GestureGraph {
         // A zoned recognizer (an edge swipe) receiving contacts while a contact of the target
         // is outside its zone is given its own contacts only (`deliverSplit`): it never adopts
         // a finger landing mid-screen. A graph without one pays one test a frame.
-        if zones.members & arena.members(of: t) & arena.status.receiving != 0 {
+        if zones.members & receiving != 0 {
             let split = splitMembers(on: t)
             if split != 0 { return deliverSplit(to: t, split, s, moved: moved, lastTime: lastTime, turns: turns, at: time, emit) }
         }
-        if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, members: arena.members(of: t), owners: 0, at: time, emit) }
-        dispatchFrame(to: t, s, moved: moved, at: time, emit)
+        if readsForce { return deliverFrameReadingForce(to: t, s, moved: moved, members: members, owners: 0, at: time, emit) }
+        dispatchFrame(to: t, s, moved: moved, members: members, owners: 0, at: time, emit)
     }
 
     /// The zoned members of target `t` receiving contacts whose zone a contact of `t` is
@@ -291,10 +298,6 @@ extension GestureGraph {
         dispatchFrame(to: t, s, moved: moved || changed, members: members, owners: owners, at: time, emit)
     }
 
-    @inline(__always) mutating func dispatchFrame(to t: Int, _ s: GroupSample, moved: Bool, at time: Timestamp, _ emit: (GestureEvent) -> Void) {
-        // The members read once.
-        dispatchFrame(to: t, s, moved: moved, members: arena.members(of: t), owners: 0, at: time, emit)
-    }
 
     /// `members`: those that hear the target's sample (all but the split ones,
     /// `deliverSplit`); `owners`: winners before the frame besides those the rule finds.

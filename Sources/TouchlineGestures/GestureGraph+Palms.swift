@@ -2,15 +2,15 @@ import TouchlineCore
 
 // Palms (docs/gestures.md#palms), libinput's touchscreen rule: a contact the firmware marks
 // `MT_TOOL_PALM` never starts or joins a gesture, and a contact that turns into a palm while
-// it is part of one ends there as cancelled. Only frames with a palm come here: the driver
-// (`ReplayDriver.feed`, under every mode's `GesturePipeline`) tests the frame's flag, so the
-// graph's own per-frame path (`process`) pays nothing for palms.
+// it is part of one ends there as cancelled. Only frames with a palm come here: `process` tests
+// the frame's flag first (one test a frame), so every caller of the public entry point gets
+// the rule, and the rest of the per-frame path pays nothing for palms.
 extension GestureGraph {
     /// The frame without its palms, through `process`: a palm the graph tracks (it landed as a
     /// finger or pen) is cancelled in this frame, with an explain line for each winner it
     /// leaves; any other palm is left out, and so stays out for its whole life (the graph
     /// tracks only contacts whose landing it saw). The copy allocates, on palm frames only.
-    @inline(never) public mutating func processFilteringPalms(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
+    @inline(never) mutating func processFilteringPalms(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         var kept = TouchFrame(time: frame.time, afterDrop: frame.afterDrop)
         kept.contacts.reserveCapacity(frame.contacts.count)
         for c in frame.contacts {

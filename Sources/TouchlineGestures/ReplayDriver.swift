@@ -24,10 +24,9 @@ public struct ReplayDriver: Sendable {
         if let last = time, frame.time < last { frame.time = last }
         // Each step's decisions are its own: an observer reads them after it (PassThroughSet).
         if graph.tellsDecisions { graph.clearDecisions() }
-        // `process` fires the deadlines before the frame first. A frame that holds a palm is
-        // filtered first (docs/gestures.md#palms): one flag test a frame, here rather than in
-        // the graph's per-frame path.
-        if frame.hasPalm { graph.processFilteringPalms(frame, emit: emit) } else { graph.process(frame, emit: emit) }
+        // `process` fires the deadlines before the frame first, and filters a frame's palms
+        // (docs/gestures.md#palms).
+        graph.process(frame, emit: emit)
         time = frame.time
     }
 

@@ -36,17 +36,26 @@ done
 for tool in dpkg-deb dpkg-shlibdeps; do
     command -v $tool >/dev/null 2>&1 || { echo "$0: needs $tool (apt install dpkg-dev)" >&2; exit 69; }
 done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 if [ -z "$binary" ]; then
-    # As install.sh builds it: the Swift runtime linked in, its own scratch path.
-    (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
-    # `touchline view`'s server, installed beside touchline by install.sh (docs/view.md).
-    (cd "$root" && swift build -c release --product touchline-view --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
+    # Minutes with nothing on the terminal looked like a hang to a new user (issue 35): say
+    # what runs, for how long, and where its progress is; on a failure show the compiler's end.
+    log=$out/build.log
+    echo "$0: building the release binaries (about 4 min on two idle cores with a fresh clone, far longer on a busy machine); progress: tail -f $log" >&2
+    : > "$log"
+    for product in touchline touchline-view; do
+        # As install.sh builds them: the Swift runtime linked in, their own scratch path;
+        # touchline-view is `touchline view`'s server, installed beside touchline (docs/view.md).
+        start=$(date +%s)
+        (cd "$root" && swift build -c release --product $product --static-swift-stdlib --scratch-path .build-static) >> "$log" 2>&1 \
+            || { tail -n 20 "$log" >&2; echo "$0: swift build of $product failed (all of it in $log)" >&2; exit 1; }
+        echo "$0: built $product in $(($(date +%s) - start)) s" >&2
+    done
     binary=$root/.build-static/release/touchline
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 version=$("$binary" --version)
 arch=$(dpkg --print-architecture)

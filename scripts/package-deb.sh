@@ -62,6 +62,8 @@ arch=$(dpkg --print-architecture)
 stage=$out/touchline_${version}_$arch
 rm -rf "$stage"
 mkdir -p "$stage"
+# Silent too, and on a fresh clone not short: the manual pages' generator is built once.
+echo "$0: staging the files with install.sh, manual pages and completions from the binary (the pages' generator, swift-argument-parser's generate-manual, is built the first time: a minute or more)" >&2
 sh "$root/scripts/install.sh" --prefix /usr --destdir "$stage" --binary "$binary" > "$out/install.log" 2>&1 \
     || { cat "$out/install.log" >&2; echo "$0: install.sh into $stage failed" >&2; exit 1; }
 

@@ -8,15 +8,16 @@
 # logs its arguments. A measurement, not a test of CI: scripts/vm/systemd.sh checks the same
 # commands with their expected effects.
 #
-#   VM_INIT=systemd scripts/vm/run.sh scripts/vm/quickstart-follow.sh CLONE
+#   VM_INIT=systemd scripts/vm/run.sh scripts/vm/quickstart-follow.sh
 #
-# CLONE is a clone of the repository whose scripts/package-deb.sh has run on the host (the
+# Run from a clone of the repository whose scripts/package-deb.sh has run on the host (the
 # pages' first two lines, scripts/setup.sh and scripts/package-deb.sh, are timed there, since a
 # Swift build under software emulation would say nothing of real hardware): the pages' lines
-# run in it, its .build-deb/ package installed as written. Lines run as root (`sudo` being the
+# run in it, its .build-deb/ package installed as written (the guest sees the host's /tmp only
+# at the clone run.sh runs from: systemd mounts its own). Lines run as root (`sudo` being the
 # command itself) except the desktop page's lines without sudo, run as the desktop's user.
 # Prints "STEP page section: exit, seconds: line" for each and the sum per page.
-CLONE=${1:?usage: quickstart-follow.sh CLONE}
+CLONE=${1:-$(pwd)}
 cd "$CLONE" || exit 2
 W=/tmp/quickstart-follow
 R=/vmresults
@@ -68,7 +69,7 @@ echo "== following docs/quickstart-kiosk.md at $(up) s of uptime"
 useradd -m kiosk
 lines docs/quickstart-kiosk.md | while IFS="$(printf '\t')" read -r sec line; do
     case $line in
-        scripts/setup.sh|scripts/package-deb.sh) echo "  (on the host: $line)"; continue ;;
+        scripts/setup.sh*|scripts/package-deb.sh*) echo "  (on the host: $line)"; continue ;;
     esac
     if [ "$sec" = 3 ] && [ ! -e $W/panel.node ]; then
         # The kiosk's touchscreen, there before the service starts, kept until the purge.
@@ -112,7 +113,7 @@ echo "== following docs/quickstart-desktop.md at $(up) s of uptime"
 login_seat
 lines docs/quickstart-desktop.md | while IFS="$(printf '\t')" read -r sec line; do
     case $line in
-        scripts/setup.sh|scripts/package-deb.sh) echo "  (on the host: $line)"; continue ;;
+        scripts/setup.sh*|scripts/package-deb.sh*) echo "  (on the host: $line)"; continue ;;
     esac
     if [ "$sec" = 4 ] && [ ! -e $W/laptop.node ]; then
         # The laptop's touchscreen, kept until the purge; touched after the daemon starts.

@@ -7,7 +7,7 @@
 #    sockets in a scratch directory; what the page says they print is checked too;
 #  - run in the systemd VM, as written: scripts/vm/systemd-checks.sh runs it through its `qs`
 #    (root) or `qsu` (the user at the seat) function, with the line quoted there;
-#  - run elsewhere: scripts/setup.sh by .ci/run's first stage; scripts/package-deb.sh by
+#  - run elsewhere: scripts/setup.sh --package by .ci/run's first stage; scripts/package-deb.sh by
 #    scripts/vm/systemd.sh (with --binary: CI packages its debug build; the release build as
 #    written is run by hand, packaging/README.md);
 #  - not run, with why: the kiosk menu's command line, whose /usr/local/bin/kiosk-menu is the
@@ -64,7 +64,7 @@ for page in docs/quickstart-kiosk.md docs/quickstart-desktop.md; do
                             || fail "$page: no key chord would run: $(tail -n 3 "$scratch/out")" ;;
                 esac
                 ;;
-            "scripts/setup.sh") where="${where:-.ci/run's setup stage}" ;;
+            "scripts/setup.sh --package") where="${where:-.ci/run's setup stage}" ;;
             "scripts/package-deb.sh") where="${where:-scripts/vm/systemd.sh (with --binary)}" ;;
         esac
         # A script the page runs by its path must be executable in a fresh clone (git's mode):

@@ -36,23 +36,34 @@ done
 for tool in dpkg-deb dpkg-shlibdeps; do
     command -v $tool >/dev/null 2>&1 || { echo "$0: needs $tool (apt install dpkg-dev)" >&2; exit 69; }
 done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 if [ -z "$binary" ]; then
-    # As install.sh builds it: the Swift runtime linked in, its own scratch path.
-    (cd "$root" && swift build -c release --product touchline --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
-    # `touchline view`'s server, installed beside touchline by install.sh (docs/view.md).
-    (cd "$root" && swift build -c release --product touchline-view --static-swift-stdlib --scratch-path .build-static 2>&1 | tail -n 3)
+    # Minutes with nothing on the terminal looked like a hang to a new user (issue 35): say
+    # what runs, for how long, and where its progress is; on a failure show the compiler's end.
+    log=$out/build.log
+    echo "$0: building the release binaries (about 4 min on two idle cores with a fresh clone, far longer on a busy machine); progress: tail -f $log" >&2
+    : > "$log"
+    for product in touchline touchline-view; do
+        # As install.sh builds them: the Swift runtime linked in, their own scratch path;
+        # touchline-view is `touchline view`'s server, installed beside touchline (docs/view.md).
+        start=$(date +%s)
+        (cd "$root" && swift build -c release --product $product --static-swift-stdlib --scratch-path .build-static) >> "$log" 2>&1 \
+            || { tail -n 20 "$log" >&2; echo "$0: swift build of $product failed (all of it in $log)" >&2; exit 1; }
+        echo "$0: built $product in $(($(date +%s) - start)) s" >&2
+    done
     binary=$root/.build-static/release/touchline
 fi
 [ -x "$binary" ] || { echo "$0: $binary is not an executable" >&2; exit 66; }
 binary=$(cd "$(dirname "$binary")" && pwd)/$(basename "$binary")
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
 
 version=$("$binary" --version)
 arch=$(dpkg --print-architecture)
 stage=$out/touchline_${version}_$arch
 rm -rf "$stage"
 mkdir -p "$stage"
+# Silent too, and on a fresh clone not short: the manual pages' generator is built once.
+echo "$0: staging the files with install.sh, manual pages and completions from the binary (the pages' generator, swift-argument-parser's generate-manual, is built the first time: a minute or more)" >&2
 sh "$root/scripts/install.sh" --prefix /usr --destdir "$stage" --binary "$binary" > "$out/install.log" 2>&1 \
     || { cat "$out/install.log" >&2; echo "$0: install.sh into $stage failed" >&2; exit 1; }
 
@@ -85,6 +96,45 @@ if [ -x "$stage/usr/bin/touchline-view" ]; then set -- "$@" -e "$stage/usr/bin/t
 depends=$(cd "$shlibs" && dpkg-shlibdeps -O --ignore-missing-info "$@" 2>"$out/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlibs"
 [ -n "$depends" ] || { cat "$out/shlibdeps.log" >&2; echo "$0: dpkg-shlibdeps found no dependency" >&2; exit 1; }
+# dpkg-shlibdeps derives libc6's minimum from the symbols the binaries import; a version node
+# they need without importing a symbol of it escapes it. The packed relocations lld writes
+# (DT_RELR, Package.swift) are such a node: the binaries need GLIBC_ABI_DT_RELR, which glibc
+# 2.36 (Debian 12's) was the first to define, so an older loader refuses to start them
+# ("version `GLIBC_ABI_DT_RELR' not found"), yet shlibdeps says libc6 (>= 2.35). So every node
+# the binaries need from a library of libc6 is looked up in libc6's symbols file (where each
+# node is listed as NODE@NODE VERSION) and the highest version raises libc6's minimum.
+libc_symbols=$(dpkg-query --control-path libc6 symbols 2>/dev/null | head -n 1)
+[ -r "$libc_symbols" ] || { echo "$0: no symbols file for libc6 (dpkg-query --control-path libc6 symbols)" >&2; exit 1; }
+libc_min=
+for arg in "$@"; do
+    [ "$arg" = -e ] && continue
+    # Pairs "SONAME NODE VERSION" for the nodes this binary needs from libc6's libraries.
+    nodes=$(objdump -p "$arg" | awk -v symbols="$libc_symbols" '
+        BEGIN {
+            while ((getline line < symbols) > 0) {
+                if (line ~ /^[^ |*#]/) { split(line, h, " "); lib = h[1]; libs[lib] = 1; continue }
+                if (line !~ /^ /) continue
+                split(line, f, " "); split(f[1], v, "@")
+                if (v[1] == v[2] && v[1] != "") node[lib " " v[1]] = f[2]
+            }
+        }
+        /^  required from / { from = $3; sub(/:$/, "", from); next }
+        /^    0x/ && (from in libs) { key = from " " $4; print key, ((key in node) ? node[key] : "?") }
+        /^[^ ]/ { from = "" }')
+    bad=$(printf '%s\n' "$nodes" | awk '$3 == "?"')
+    [ -z "$bad" ] || { echo "$0: $arg needs version nodes that $libc_symbols does not list: $bad" >&2; exit 1; }
+    for v in $(printf '%s\n' "$nodes" | awk 'NF == 3 { print $3 }'); do
+        if [ -z "$libc_min" ] || dpkg --compare-versions "$v" gt "$libc_min"; then libc_min=$v; fi
+    done
+done
+shlibs_libc=$(printf '%s\n' "$depends" | sed -n 's/.*libc6 (>= \([^)]*\)).*/\1/p')
+if [ -n "$libc_min" ] && { [ -z "$shlibs_libc" ] || dpkg --compare-versions "$libc_min" gt "$shlibs_libc"; }; then
+    if [ -n "$shlibs_libc" ]; then
+        depends=$(printf '%s\n' "$depends" | sed "s/libc6 (>= $shlibs_libc)/libc6 (>= $libc_min)/")
+    else
+        depends="libc6 (>= $libc_min), $depends"
+    fi
+fi
 # The libinput source loads libinput when it starts (dlopen: CLibinput/shim.h), unseen by shlibdeps.
 depends="$depends, libinput10"
 
@@ -96,6 +146,17 @@ chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/conffiles" "$stage/DEBIAN/md5s
 
 deb=$out/touchline_${version}_$arch.deb
 dpkg-deb --root-owner-group --build "$stage" "$deb" >/dev/null
+# The package's own check, on the control field as dpkg and apt will read it, and by another
+# fact than the one above (the dynamic tag, not the version node): a binary with packed
+# relocations needs a loader that applies them, glibc 2.36's or later.
+declared=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed -n 's/^ *libc6 (>= \([^)]*\)) *$/\1/p')
+for exe in "$stage/usr/bin/touchline" "$stage/usr/bin/touchline-view"; do
+    [ -x "$exe" ] || continue
+    if readelf -d "$exe" | grep -q '(RELR)'; then
+        [ -n "$declared" ] && dpkg --compare-versions "$declared" ge 2.36 \
+            || { echo "$0: ${exe#$stage} has packed relocations (DT_RELR: glibc >= 2.36) but $deb says Depends: $(dpkg-deb -f "$deb" Depends)" >&2; exit 1; }
+    fi
+done
 echo "package: $(du -h "$deb" | cut -f1) with $(grep -c . "$stage/DEBIAN/md5sums") files; Depends: $depends, adduser, init-system-helpers"
 if [ "$lint" = 1 ]; then
     command -v lintian >/dev/null 2>&1 || { echo "$0: --lintian needs lintian (apt install lintian)" >&2; exit 69; }

@@ -7,8 +7,15 @@
 #   dpkg-dev: scripts/package-deb.sh's dpkg-shlibdeps (the quick starts' first step).
 #   chromium, chromium-driver, python3-selenium: scripts/view-test.py drives `touchline view`'s
 #   page in a real headless browser (docs/view.md).
+# --package: only what building and packaging the release binary needs (the quick starts'
+# first step): a new user building the package does not need a browser and the test tools.
 set -euo pipefail
 packages=(libevdev-dev libinput-dev pkg-config dpkg-dev libinput-tools python3-libevdev evemu-tools librsvg2-bin chromium chromium-driver python3-selenium)
+case "${1:-}" in
+    --package) packages=(libevdev-dev libinput-dev pkg-config dpkg-dev) ;;
+    "") ;;
+    *) echo "usage: $0 [--package]" >&2; exit 64 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

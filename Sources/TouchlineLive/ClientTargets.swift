@@ -45,7 +45,7 @@ public final class ClientTargets {
     public var reservedNames: Set<String> = []
     /// `[socket] clientZ`: the z range a registered target may use; nil: registered targets sit
     /// below every target of the graph they join (`merged`). Without a configuration file
-    /// (`LiveSession.clientZFromConfiguration`) any z a target may have.
+    /// (`SessionSettings.clientZFromConfiguration`) any z a target may have.
     public var zRange: ClosedRange<Int>? = ClientTargets.anyZ
     public static let anyZ = -GraphConfiguration.Limits.farthestZ...GraphConfiguration.Limits.farthestZ
 

@@ -58,7 +58,7 @@ public final class EventSocketServer {
     static let targetNameCacheLimit = 1024
     var isOpen = true
     /// What clients registered (`{"register": …}`); the session merges them into its graphs
-    /// (LiveSession.clientTargets).
+    /// (SessionClients.targets).
     public let clientTargets = ClientTargets()
     /// How many clients subscribed with `"view": true`, read by the session on the frame path
     /// (EventSocketServer+View.swift).

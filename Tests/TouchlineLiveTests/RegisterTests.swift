@@ -54,10 +54,10 @@ func playWithClients(_ source: ScriptedSource, _ targets: ClientTargets, configu
     var source = source
     let sink = TargetSink()
     var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
-    session.graphConfiguration = configuration
+    session.settings.graphConfiguration = configuration
     configure(&session)
-    session.reloadConfiguration = reload.map { reload in { DaemonConfiguration(graph: try reload()) } }
-    session.clientTargets = targets
+    session.hooks.reloadConfiguration = reload.map { reload in { DaemonConfiguration(graph: try reload()) } }
+    session.clients.targets = targets
     try session.start(&source)
     try session.run(&source)
     return sink
@@ -200,7 +200,7 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
         let request = try registration(all)
         var (source, targets) = scriptRegistering(request)
         tap(&source, at: 1000, x: 10, y: 10)
-        let sink = try playWithClients(source, targets, configure: { $0.clientZFromConfiguration = true })
+        let sink = try playWithClients(source, targets, configure: { $0.settings.clientZFromConfiguration = true })
         expectLog(sink.log, ["1.080000 tap recognized f1 (10.00,10.00) count=1 @surface"])
         // Granted a range, it keeps its z (and is on top at equal z, as before).
         let merged = targets.merged(.default, [request.spec])

@@ -46,8 +46,22 @@ public struct SessionHooks {
     /// A device node's udev properties (TouchlineInput's UdevDatabase in production), read only
     /// when a section matches on them.
     public var udevProperties: ((String) -> [String: String]?)?
+    /// Parts on the session's clock whose deadlines join its one wait (the daemon's
+    /// ActionRunner: action timeouts, group checks, skip counts).
+    public var timers: [any SessionTimer] = []
 
     public init() {}
+}
+
+/// A part on the session's clock whose deadline joins the session's one wait: it counts in
+/// `LiveSession.nextDeadline`, and `service()` is called once the wait reaches it. The part
+/// reads the same clock as the session (a virtual one in tests), so no second timer exists.
+public protocol SessionTimer: AnyObject {
+    /// The earliest time the part must act, on the session's clock; nil: none. Read on every
+    /// wake: kept, not computed.
+    var nextDeadline: Timestamp? { get }
+    /// Does what is due (never blocks).
+    func service()
 }
 
 /// What the session measures of its own latency, when asked (`run --latency`, `daemon --measure`).

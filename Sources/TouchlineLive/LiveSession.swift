@@ -95,6 +95,7 @@ public struct LiveSession {
                 try reload(&source)
             case .deadline(let deadline):
                 try advance(to: deadline)
+                serviceTimers(through: deadline)
             case .stop:
                 try stopAll()
                 return
@@ -194,8 +195,20 @@ public struct LiveSession {
     }
 
     /// The earliest pending deadline over every device (its graph's and its pass-through
-    /// planner's: the pipeline's one order), on the source's clock (the kernel's).
-    public var nextDeadline: Timestamp? { pipeline.nextDeadline.map(pipeline.inputTime) }
+    /// planner's: the pipeline's one order) and every timed part (`hooks.timers`: the action
+    /// runner's timeouts), on the source's clock (the kernel's): the one wait's.
+    public var nextDeadline: Timestamp? {
+        var next = pipeline.nextDeadline.map(pipeline.inputTime)
+        for timer in hooks.timers {
+            if let due = timer.nextDeadline, next.map({ due < $0 }) ?? true { next = due }
+        }
+        return next
+    }
+
+    /// The timed parts whose deadline the wait reached do what is due.
+    func serviceTimers(through deadline: Timestamp) {
+        for timer in hooks.timers where timer.nextDeadline.map({ $0 <= deadline }) ?? false { timer.service() }
+    }
 
     /// Fires every device's deadlines due at `kernelTime`, in time order, each at its own
     /// timestamp (virtual time), as replay does between frames.

@@ -40,6 +40,8 @@ extension Daemon {
         session.settings.actionTargets = configuration.actions.targets
         session.hooks.udevProperties = { UdevDatabase.properties(ofNode: $0) }
         session.settings.configPath = path
+        // The actions' timeouts are deadlines of the session's one wait, on its clock.
+        if let runner { session.hooks.timers = [runner] }
         guard let path else { return }
         // The file decides where registered targets sit ([socket] clientZ, else below its own).
         session.settings.clientZFromConfiguration = true

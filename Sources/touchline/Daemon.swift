@@ -185,7 +185,8 @@ struct Daemon: ParsableCommand {
         let sink = SocketSink(server: server, copy: copy)
         // With a file, a runner even without actions: SIGHUP may bring some.
         if config != nil || !configuration.actions.actions.isEmpty {
-            let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) })
+            // On the session's clock: its timeouts join the session's wait (hooks.timers).
+            let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) }, clock: clock)
             runner.dryRun = dryRun
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner

@@ -1,7 +1,7 @@
-// The targets clients registered on the event socket (docs/live.md#registered-targets), shared
-// by the server, which adds and removes them as messages come and connections go, and the
-// session, which merges them into each device's graph when that device is idle. Everything runs
-// on the daemon's one thread; `generation` tells the session that something changed.
+// The targets clients registered on the event socket (docs/live.md#registered-targets), owned
+// by the session: it applies the server's register and unregister messages (and connections
+// gone) on its wake (EventSocketServer+Registrations.swift), and merges the targets into each
+// device's graph when that device is idle. `generation` tells the session that something changed.
 import TouchlineGestures
 
 extension ClientTargetRequest {

@@ -28,6 +28,31 @@ extension LiveSession {
         }
     }
 
+    /// The event socket's register and unregister messages, and connections gone, applied in
+    /// their order to the registered targets, which the session alone writes; each reply goes
+    /// through the socket. Called on every wake before the graphs are caught up: one load when
+    /// nothing waits.
+    mutating func applyRegistrations() throws {
+        guard let socket = clients.socket, socket.hasPendingRegistrations else { return }
+        if clients.targets == nil {
+            clients.targets = ClientTargets()
+            clients.share(settings, setups: table.setups)
+        }
+        guard let targets = clients.targets else { return }
+        try socket.answerRegistrations { pending in
+            switch pending.message {
+            case .register(let request):
+                return targets.register(request, owner: pending.owner)
+            case .unregister(let name):
+                return targets.unregister(name, owner: pending.owner) ? .success(())
+                    : .failure(ClientMessageError("unregister: this connection registered no target named \(ClientMessageParser.quoted(name))"))
+            case .gone:
+                targets.removeAll(owner: pending.owner)
+                return nil
+            }
+        }
+    }
+
     /// Rebuilds the graph of every idle device whose registered targets changed since it was
     /// built. Called before each wait: after the frame that lifted the last finger, after the
     /// deadline that closed a gesture, after a client's message.

@@ -92,11 +92,15 @@ public struct SessionLatency {
     }
 }
 
-/// What the event socket shares with the session: the targets its clients registered (merged
-/// into the graphs, LiveSession+Clients.swift) and its count of `touchline view` clients.
+/// What the session has of the event socket: the targets its clients registered (owned here,
+/// merged into the graphs, LiveSession+Clients.swift) and its count of `touchline view` clients.
 public struct SessionClients {
-    /// Targets clients registered on the event socket; nil: none.
+    /// Targets clients registered on the event socket; nil: none. The session is their one
+    /// writer: it applies the socket's messages (`socket`), and a test's script may register.
     public var targets: ClientTargets?
+    /// The event socket whose register and unregister messages the session applies to
+    /// `targets` on each wake (EventSocketServer+Registrations.swift).
+    public var socket: EventSocketServer?
     /// The event socket's count of `touchline view` clients (docs/view.md): while it is 0 the
     /// frame path sends no frame anywhere; nil (no socket): never.
     public var viewTap: ViewTap?

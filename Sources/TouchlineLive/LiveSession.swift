@@ -84,6 +84,7 @@ public struct LiveSession {
         // What the settings say now, in case they changed after `start` (a test's script).
         clients.share(settings, setups: table.setups)
         while true {
+            try applyRegistrations()
             try applyClientTargets()
             followViewers()
             let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }

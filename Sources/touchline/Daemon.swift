@@ -209,7 +209,9 @@ struct Daemon: ParsableCommand {
         // applies it itself) (docs/calibrate.md).
         session.settings.honoursUdevCalibration = tracePath == nil && self.source == "evdev"
         session.settings.explain = explain
-        session.clients.targets = server.clientTargets
+        // Registered targets are the session's: it applies the socket's messages to them.
+        session.clients.targets = ClientTargets()
+        session.clients.socket = server
         // `touchline view`'s frames go only to clients that subscribe with "view" (docs/view.md).
         session.clients.viewTap = server.viewTap
         sink.explainsForAll = explain

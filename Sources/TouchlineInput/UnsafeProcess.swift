@@ -97,39 +97,24 @@ public enum UnsafeProcess {
     }
 }
 
-/// pidfds and one timerfd in an epoll set: `fileDescriptor` is readable when a watched child
-/// exited or the deadline passed.
+/// pidfds and output pipes in an epoll set: `fileDescriptor` is readable when a watched child
+/// exited or printed. It has no timer: its owner's deadlines join the loop's one wait (the
+/// action runner's join the live session's `nextDeadline`).
 public final class ChildWatcher {
     public let fileDescriptor: Int32
-    private let timer: Int32
-    private var armed: Timestamp?
-    private static let timerToken = UInt64.max
 
     public init() throws(SystemError) {
         let ep = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard ep >= 0 else { throw SystemError.last("epoll_create1") }
-        let tf = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
-        guard tf >= 0 else {
-            let e = SystemError.last("timerfd_create")
-            close(ep)
-            throw e
-        }
         fileDescriptor = ep
-        timer = tf
-        if touchline_epoll_add(ep, tf, ChildWatcher.timerToken) != 0 {
-            let e = SystemError.last("epoll_ctl(timerfd)")
-            close(ep); close(tf)
-            throw e
-        }
     }
 
     deinit {
         close(fileDescriptor)
-        close(timer)
     }
 
     /// Watches `pid`'s exit; returns its pidfd (for `unwatch`), or -1 when the kernel has no
-    /// pidfd (then exits are seen at the next wake or deadline).
+    /// pidfd (then exits are seen at the owner's next wake or deadline).
     public func watch(_ pid: Int32) -> Int32 {
         let fd = touchline_pidfd_open(pid)
         guard fd >= 0 else { return -1 }
@@ -151,19 +136,7 @@ public final class ChildWatcher {
         close(pidfd)
     }
 
-    /// Arms the timer to `deadline` (CLOCK_MONOTONIC) or disarms it, and clears a past expiry.
-    public func setDeadline(_ deadline: Timestamp?) throws(SystemError) {
-        // The same deadline: nothing to do, and an expiry not yet serviced stays readable (an
-        // event re-arming between the expiry and the loop's wait used to consume it, and the
-        // runner then slept past a group's check until some other wake).
-        if deadline == armed { return }
-        _ = touchline_timerfd_read(timer)
-        let us = deadline.map { max(1, $0.microseconds) } ?? 0
-        if touchline_timerfd_set(timer, us) != 0 { throw SystemError.last("timerfd_settime") }
-        armed = deadline
-    }
-
-    /// Waits at most `milliseconds` for a child's exit or the deadline (tests and shutdown).
+    /// Waits at most `milliseconds` for a child's exit or output (tests and shutdown).
     public func waitReadable(milliseconds: Int32) -> Bool {
         touchline_poll_readable(fileDescriptor, milliseconds) > 0
     }

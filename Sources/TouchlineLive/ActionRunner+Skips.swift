@@ -1,7 +1,7 @@
 // An action skipped because `[actions] maxRunning` commands already run is said once on stderr,
 // then counted: a pan at 250 Hz with a long command running wrote 250 lines a second to the
-// journal (issue 24, item 11). The count goes out when its interval is over (the runner's timer
-// wakes for it, so a burst that stops is still reported) and at exit (`finish`).
+// journal (issue 24, item 11). The count goes out when its interval is over (the runner's
+// `nextDeadline` wakes the session's wait for it, so a burst that stops is still reported) and at exit (`finish`).
 import TouchlineCore
 import TouchlineSettings
 
@@ -19,7 +19,7 @@ extension ActionRunner {
     /// `action` was skipped for `reason`: said at once when its action has no interval open,
     /// else counted.
     func reportSkip(_ action: ActionSpec, reason: String) {
-        let t = now()
+        let t = clock.now()
         if var report = skipReports[action.line], t < report.since + Self.skipReportInterval {
             report.count += 1
             report.reason = reason
@@ -47,7 +47,7 @@ extension ActionRunner {
         }
     }
 
-    /// The earliest time a count falls due (the runner's timer is armed for it).
+    /// The earliest time a count falls due (the runner's `nextDeadline` includes it).
     var skipReportDeadline: Timestamp? {
         skipReports.values.filter { $0.count > 0 }.map { $0.since + Self.skipReportInterval }.min()
     }

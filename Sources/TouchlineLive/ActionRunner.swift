@@ -1,8 +1,10 @@
 // The daemon's actions (docs/live.md#actions): each gesture event is matched against the
 // `[[action]]`s and a match runs its command as a child process, without a shell unless the
 // config wrote `shell = true`, with the event in its environment. The loop never waits for a
-// child: exits and timeouts wake it through `fileDescriptor` (pidfds and a timerfd in
-// TouchlineInput's ChildWatcher), and `service()` reaps and kills. Each command runs in a
+// child: exits and output wake it through `fileDescriptor` (pidfds and pipes in TouchlineInput's
+// ChildWatcher), and timeouts are deadlines on the session's clock that join the session's one
+// wait (`nextDeadline`, a `SessionTimer`); `service()` reaps and kills. On a virtual clock a
+// test moves time past a timeout instead of waiting for it. Each command runs in a
 // process group of its own, and the group is what is waited for and ended: what a shell left
 // in the background goes at the action's timeout, or with the daemon, as the command would.
 import TouchlineCore
@@ -16,8 +18,9 @@ public final class ActionRunner {
     /// The daemon's environment without TOUCHLINE_* (an inherited one must not pass for the event's).
     let baseEnvironment: [String]
     let warn: (String) -> Void
-    /// The clock timeouts are measured on (CLOCK_MONOTONIC; a test may pass its own).
-    let now: () -> Timestamp
+    /// The clock timeouts are measured on: the session's (CLOCK_MONOTONIC live, the trace's
+    /// time with `--source trace:FILE`, a test's virtual clock).
+    let clock: any LiveClock
 
     /// A command's process group: the process started (its leader, whose pid is the group's
     /// id) and whatever it starts there. The group is the action: it runs, holding its place
@@ -39,7 +42,7 @@ public final class ActionRunner {
         /// and what it gave after its last complete line.
         var output: Int32 = -1
         var pending: [UInt8] = []
-        /// When the timer must wake the runner for this child.
+        /// When the session's wait must wake the runner for this child.
         var wake: Timestamp { leaderExited ? min(deadline, nextCheck) : deadline }
     }
     var children: [Child] = []
@@ -71,18 +74,21 @@ public final class ActionRunner {
     static let outputLineLimit = 4096
     static let outputPerService = 65536
 
-    /// Readable when a child exited or a timeout passed: call `service()`.
+    /// Readable when a child exited or printed: call `service()`.
     public var fileDescriptor: Int32 { watcher.fileDescriptor }
+    /// The earliest timeout, group check or skip count due (on `clock`), kept as `rearm`
+    /// computes it: the session's wait reads it on every wake, without allocating.
+    public private(set) var nextDeadline: Timestamp?
 
     public init(_ configuration: ActionConfiguration, environment: [String] = UnsafeProcess.currentEnvironment(),
                 input: InputEventWriter? = nil,
-                warn: @escaping (String) -> Void, now: @escaping () -> Timestamp = ChildWatcher.now) throws(SystemError) {
+                warn: @escaping (String) -> Void, clock: any LiveClock = MonotonicClock()) throws(SystemError) {
         self.configuration = configuration
         self.input = input
         watcher = try ChildWatcher()
         baseEnvironment = environment.filter { !$0.hasPrefix("TOUCHLINE_") }
         self.warn = warn
-        self.now = now
+        self.clock = clock
         lastRun = Array(repeating: nil, count: configuration.actions.count)
     }
 
@@ -136,7 +142,7 @@ public final class ActionRunner {
                 let (pid, output) = try UnsafeProcess.spawnCapturingOutput(argv: argv, environment: environment ?? baseEnvironment)
                 let pidfd = watcher.watch(pid)
                 watcher.watchOutput(output)
-                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: now() + action.timeout, output: output))
+                children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: clock.now() + action.timeout, output: output))
                 lastRun[index] = event.time
                 started += 1
             } catch {
@@ -207,10 +213,11 @@ public final class ActionRunner {
     }
 
     /// Reaps the children that exited, drops the groups left empty, terminates the groups past
-    /// their timeout (SIGTERM, then SIGKILL after `ActionConfiguration.killGrace`), and re-arms
-    /// the timer. Never blocks.
+    /// their timeout (SIGTERM, then SIGKILL after `ActionConfiguration.killGrace`), and says
+    /// its next deadline. Never blocks. Called when `fileDescriptor` is readable and when the
+    /// session's wait reaches `nextDeadline`.
     public func service() {
-        let t = now()
+        let t = clock.now()
         reportSkips(at: t)
         var index = 0
         while index < children.count {
@@ -231,7 +238,7 @@ public final class ActionRunner {
                     children.remove(at: index)
                     continue
                 }
-                // Stored, not taken from each rearm: events re-arm the timer all the time.
+                // Stored, not taken from each rearm: events re-arm all the time.
                 child.nextCheck = t + Self.lingerCheck
             }
             if t >= child.deadline {
@@ -291,16 +298,15 @@ public final class ActionRunner {
         child.pending.removeFirst(start)
     }
 
+    /// `nextDeadline` from the children and the skip counts (after each change to them).
     func rearm() {
-        let next = (children.map(\.wake) + [skipReportDeadline].compactMap { $0 }).min()
-        do {
-            try watcher.setDeadline(next)
-        } catch {
-            warn("actions: \(error)")
-        }
+        var next = skipReportDeadline
+        for child in children where next.map({ child.wake < $0 }) ?? true { next = child.wake }
+        nextDeadline = next
     }
 
-    /// Waits at most `milliseconds` for an exit or a timeout, then services (tests, shutdown).
+    /// Waits at most `milliseconds` (wall time) for an exit or output, then services (tests,
+    /// shutdown); a timeout is serviced when the clock has passed it.
     public func wait(milliseconds: Int32) {
         _ = watcher.waitReadable(milliseconds: milliseconds)
         service()
@@ -309,10 +315,8 @@ public final class ActionRunner {
     /// At shutdown: SIGTERM to every running action's group (a leader gone or not), up to
     /// `grace` ms for them to exit, then SIGKILL.
     public func finish(grace: Int32 = 500) {
-        reportSkips(at: now(), all: true)
+        reportSkips(at: clock.now(), all: true)
         guard !children.isEmpty else { return }
-        // Disarmed (and a past expiry cleared), so that only exits end the waits below early.
-        try? watcher.setDeadline(nil)
         for child in children where !child.terminated { UnsafeProcess.terminate(child.pid) }
         var waited: Int32 = 0
         while !children.isEmpty, waited < grace {
@@ -345,3 +349,6 @@ public final class ActionRunner {
         children.removeAll { $0.leaderExited && $0.output < 0 && !UnsafeProcess.groupAlive($0.pid) }
     }
 }
+
+/// The action runner's deadlines are the session's: its timeouts join the one wait.
+extension ActionRunner: SessionTimer {}

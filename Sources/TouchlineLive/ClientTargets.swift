@@ -1,7 +1,7 @@
-// The targets clients registered on the event socket (docs/live.md#registered-targets), shared
-// by the server, which adds and removes them as messages come and connections go, and the
-// session, which merges them into each device's graph when that device is idle. Everything runs
-// on the daemon's one thread; `generation` tells the session that something changed.
+// The targets clients registered on the event socket (docs/live.md#registered-targets), owned
+// by the session: it applies the server's register and unregister messages (and connections
+// gone) on its wake (EventSocketServer+Registrations.swift), and merges the targets into each
+// device's graph when that device is idle. `generation` tells the session that something changed.
 import TouchlineGestures
 
 extension ClientTargetRequest {
@@ -45,7 +45,7 @@ public final class ClientTargets {
     public var reservedNames: Set<String> = []
     /// `[socket] clientZ`: the z range a registered target may use; nil: registered targets sit
     /// below every target of the graph they join (`merged`). Without a configuration file
-    /// (`LiveSession.clientZFromConfiguration`) any z a target may have.
+    /// (`SessionSettings.clientZFromConfiguration`) any z a target may have.
     public var zRange: ClosedRange<Int>? = ClientTargets.anyZ
     public static let anyZ = -GraphConfiguration.Limits.farthestZ...GraphConfiguration.Limits.farthestZ
 

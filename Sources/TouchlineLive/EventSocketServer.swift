@@ -57,9 +57,9 @@ public final class EventSocketServer {
     var targetNames: [GestureName: String] = [:]
     static let targetNameCacheLimit = 1024
     var isOpen = true
-    /// What clients registered (`{"register": …}`); the session merges them into its graphs
-    /// (LiveSession.clientTargets).
-    public let clientTargets = ClientTargets()
+    /// Register and unregister messages, and connections gone, in arrival order, for the
+    /// session to apply to the registered targets it owns (EventSocketServer+Registrations.swift).
+    var pendingRegistrations: [PendingRegistration] = []
     /// How many clients subscribed with `"view": true`, read by the session on the frame path
     /// (EventSocketServer+View.swift).
     public let viewTap = ViewTap()
@@ -255,7 +255,7 @@ public final class EventSocketServer {
     func read(_ client: SocketClient) {
         // Lines left when its queue filled come first.
         if client.inputCount > 0 { lines(client, scanningFrom: 0) }
-        while !client.closed && !client.inputClosed && !client.isFull {
+        while !client.closed && !client.inputClosed && !client.isFull && !client.awaiting {
             let result: SocketRead
             do {
                 result = try UnixSocket.read(client.fd, into: &client.input, at: client.inputCount)
@@ -293,7 +293,7 @@ public final class EventSocketServer {
     func lines(_ client: SocketClient, scanningFrom start: Int) {
         var lineStart = 0
         var i = start
-        while i < client.inputCount && !client.isFull {
+        while i < client.inputCount && !client.isFull && !client.awaiting {
             if client.input[i] == UInt8(ascii: "\n") {
                 if client.discarding {
                     client.discarding = false
@@ -347,36 +347,15 @@ public final class EventSocketServer {
             subscribed(client)
             return
         case .success(.register(let request)):
-            switch clientTargets.register(request, owner: client.token) {
-            case .success:
-                // {"ok":{"registered":NAME,"recognizers":[…]}}: the names its events carry.
-                reply.bytes.append(contentsOf: #"{"ok":"#.utf8)
-                reply.beginObject()
-                reply.field("registered", request.name)
-                reply.beginArray("recognizers")
-                for recognizer in request.spec.recognizers { reply.element(recognizer.name) }
-                reply.endArray()
-                reply.beginArray("devices")
-                for device in request.devices.sorted() { reply.element(Double(device), decimals: 0) }
-                reply.endArray()
-                reply.endObject()
-                reply.bytes.append(contentsOf: "}".utf8)
-            case .failure(let error):
-                reply.beginObject()
-                reply.field("error", error.message)
-                reply.endObject()
-            }
+            // The session applies it and the reply goes then (answerRegistrations); the
+            // connection's next lines wait, so that its replies keep their order.
+            pendingRegistrations.append(PendingRegistration(owner: client.token, message: .register(request)))
+            client.awaiting = true
+            return
         case .success(.unregister(let name)):
-            reply.beginObject()
-            if clientTargets.unregister(name, owner: client.token) {
-                reply.bytes.append(contentsOf: #""ok":"#.utf8)
-                reply.beginObject()
-                reply.field("unregistered", name)
-                reply.endObject()
-            } else {
-                reply.field("error", "unregister: this connection registered no target named \(ClientMessageParser.quoted(name))")
-            }
-            reply.endObject()
+            pendingRegistrations.append(PendingRegistration(owner: client.token, message: .unregister(name)))
+            client.awaiting = true
+            return
         case .failure(let error):
             reply.beginObject()
             reply.field("error", error.message)
@@ -398,13 +377,13 @@ public final class EventSocketServer {
 
     /// A connection that has neither subscribed nor registered a target.
     func isIdle(_ client: SocketClient) -> Bool {
-        client.filter == nil && !clientTargets.entries.contains { $0.owner == client.token }
+        client.filter == nil && client.targetsHeld == 0 && !client.awaiting
     }
 
     /// Closes `clients[i]`; its targets go with it.
     func remove(at i: Int) {
         let client = clients[i]
-        clientTargets.removeAll(owner: client.token)
+        if client.targetsHeld > 0 || client.awaiting { pendingRegistrations.append(PendingRegistration(owner: client.token, message: .gone)) }
         readiness.remove(client.fd)
         UnixSocket.close(client.fd)
         clients.remove(at: i)
@@ -422,7 +401,7 @@ public final class EventSocketServer {
                 remove(at: i)
                 continue
             }
-            let input = !client.isFull && !client.inputClosed
+            let input = !client.isFull && !client.inputClosed && !client.awaiting
             let output = client.queued > 0
             if input != client.watchingInput || output != client.watchingOutput {
                 try readiness.set(client.fd, token: client.token, input: input, output: output, added: false)

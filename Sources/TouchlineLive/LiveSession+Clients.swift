@@ -14,7 +14,7 @@ extension LiveSession {
     /// A merge the graph refuses (a reloaded configuration that now clashes) is reported and
     /// the device runs `base` alone.
     func configuration(_ base: GraphConfiguration, device index: Int) -> GraphConfiguration {
-        guard let clientTargets, !clientTargets.entries.isEmpty else { return base }
+        guard let clientTargets = clients.targets, !clientTargets.entries.isEmpty else { return base }
         let specs = clientTargets.specs(forDevice: index)
         if specs.isEmpty { return base }
         // A configuration target of the same name wins; the client's is left out (`merged`).
@@ -28,38 +28,47 @@ extension LiveSession {
         }
     }
 
-    /// Tells the registered targets which devices run a graph of their own (a `[[device]]
-    /// graph`), so that a registration is checked against each (ClientTargets.register).
-    func shareDeviceGraphs() {
-        guard let clientTargets else { return }
-        clientTargets.deviceGraphs = setups.compactMapValues { $0.settings?.graphConfiguration }
-        clientTargets.openDevices = Set(setups.keys)
-        clientTargets.sectionGraphs = deviceConfiguration.devices.compactMap { section in
-            section.graphConfiguration.map { (section.graph ?? "", $0) }
+    /// The event socket's register and unregister messages, and connections gone, applied in
+    /// their order to the registered targets, which the session alone writes; each reply goes
+    /// through the socket. Called on every wake before the graphs are caught up: one load when
+    /// nothing waits.
+    mutating func applyRegistrations() throws {
+        guard let socket = clients.socket, socket.hasPendingRegistrations else { return }
+        if clients.targets == nil {
+            clients.targets = ClientTargets()
+            clients.share(settings, setups: table.setups)
         }
-    }
-
-    /// Tells the registered targets the z range the configuration grants them.
-    func shareClientZ() {
-        clientTargets?.zRange = clientZFromConfiguration ? deviceConfiguration.clientZ : ClientTargets.anyZ
+        guard let targets = clients.targets else { return }
+        try socket.answerRegistrations { pending in
+            switch pending.message {
+            case .register(let request):
+                return targets.register(request, owner: pending.owner)
+            case .unregister(let name):
+                return targets.unregister(name, owner: pending.owner) ? .success(())
+                    : .failure(ClientMessageError("unregister: this connection registered no target named \(ClientMessageParser.quoted(name))"))
+            case .gone:
+                targets.removeAll(owner: pending.owner)
+                return nil
+            }
+        }
     }
 
     /// Rebuilds the graph of every idle device whose registered targets changed since it was
     /// built. Called before each wait: after the frame that lifted the last finger, after the
     /// deadline that closed a gesture, after a client's message.
     mutating func applyClientTargets() throws {
-        guard output == .gestures, let clientTargets else { return }
+        guard output == .gestures, let clientTargets = clients.targets else { return }
         let generation = clientTargets.generation
         // Called on every wake: nothing to do is found without allocating.
-        guard pipeline.startedDevices.contains(where: { (clientGenerations[$0] ?? 0) != generation }) else { return }
-        for index in pipeline.startedDevices.sorted() where (clientGenerations[index] ?? 0) != generation {
-            guard pipeline.graph(of: index)?.isIdle == true, let setup = setups[index] else { continue }
+        guard pipeline.startedDevices.contains(where: { (clients.generations[$0] ?? 0) != generation }) else { return }
+        for index in pipeline.startedDevices.sorted() where (clients.generations[index] ?? 0) != generation {
+            guard pipeline.graph(of: index)?.isIdle == true, let setup = table.setups[index] else { continue }
             let fresh: BuiltGraph
             do {
                 fresh = try makeDriver(index, setup)
             } catch {
                 sink.warn("device \(index): registered targets not applied: \(error.message)")
-                clientGenerations[index] = generation
+                clients.generations[index] = generation
                 continue
             }
             // Idle: finishing the old graph emits nothing, but it is how a graph ends.
@@ -68,8 +77,8 @@ extension LiveSession {
             }
             sink.viewDevice(index, surface: setup.surface, configuration: fresh.driver.graph.configuration)
             // After the old graph's last events: the names only it had are freed now.
-            nameHolds[index] = fresh.names
-            clientGenerations[index] = generation
+            table.nameHolds[index] = fresh.names
+            clients.generations[index] = generation
         }
     }
 }

@@ -17,20 +17,21 @@ extension LiveSession {
     }
 
     /// The first matching section's settings for a device, nil for none.
-    func settings(name: String, path: String) -> DeviceSpec? {
-        let devices = deviceConfiguration
+    func deviceSpec(name: String, path: String) -> DeviceSpec? {
+        let devices = settings.deviceConfiguration
+        let honoursUdevCalibration = settings.honoursUdevCalibration
         guard !devices.devices.isEmpty || honoursUdevCalibration else { return nil }
-        let udev = devices.needsUdev || honoursUdevCalibration ? udevProperties?(path) : nil
-        var settings = devices.devices.isEmpty ? nil : devices.settings(name: name, path: path, udev: udev)
+        let udev = devices.needsUdev || honoursUdevCalibration ? hooks.udevProperties?(path) : nil
+        var spec = devices.devices.isEmpty ? nil : devices.settings(name: name, path: path, udev: udev)
         // The udev rule's calibration, as libinput applies it, unless a section gives one (which
         // replaces it, as libinput's configuration call replaces the property's default).
-        if honoursUdevCalibration, settings?.ignore != true, settings?.calibration == nil,
+        if honoursUdevCalibration, spec?.ignore != true, spec?.calibration == nil,
            let text = udev?[UdevCalibration.property], let matrix = UdevCalibration.parse(text) {
-            var calibrated = settings ?? DeviceSpec()
+            var calibrated = spec ?? DeviceSpec()
             calibrated.calibration = matrix
-            settings = calibrated
+            spec = calibrated
         }
-        return settings
+        return spec
     }
 
     /// The setup for a device with `settings` whose sensor measures `native` (the assembler's
@@ -49,7 +50,7 @@ extension LiveSession {
     }
 
     /// A device's graph and the hold on its names, which the session keeps while that graph
-    /// runs (`nameHolds`).
+    /// runs (`DeviceTable.nameHolds`).
     struct BuiltGraph {
         var driver: ReplayDriver
         var names: InternedString.Hold
@@ -64,7 +65,7 @@ extension LiveSession {
         let names = InternedString.Hold(configuration.targets.map(\.name) + configuration.recognizers.map(\.name))
         var driver = try ReplayDriver(configuration: configuration, surface: setup.surface, sharingNames: true)
         driver.graph.device = index
-        driver.graph.explain = explain
+        driver.graph.explain = settings.explain
         return BuiltGraph(driver: driver, names: names)
     }
 }

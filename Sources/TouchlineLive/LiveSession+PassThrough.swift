@@ -30,7 +30,7 @@ extension LiveSession {
     mutating func wantPassThrough(_ id: Int, _ wanted: Bool) {
         // A source that cannot grab is asked for nothing (the daemon refuses pass-through on
         // one at start; a reload that asks for it is told so on its line).
-        guard wanted != passThrough.wanted.contains(id), !wanted || sourceGrabs else { return }
+        guard wanted != passThrough.wanted.contains(id), !wanted || table.sourceGrabs else { return }
         if wanted {
             passThrough.wanted.insert(id)
             passThrough.requests.append(.passThrough(device: id))
@@ -51,7 +51,7 @@ extension LiveSession {
 
     /// The source made device `id`'s clone: its planner starts from the device's next frame.
     mutating func cloned(_ id: Int, _ clone: any PassThroughClone) {
-        guard let device = devices[id], output == .gestures, pipeline.graph(of: device.index) != nil,
+        guard let device = table.devices[id], output == .gestures, pipeline.graph(of: device.index) != nil,
               let assembler = pipeline.assembler(of: device.index)
         else {
             sink.warn("\(clone.node): a pass-through clone of a device the session does not run; removed")
@@ -70,7 +70,7 @@ extension LiveSession {
     /// The source handed device `id`'s clone back (no contact down on it): its contacts lift on
     /// the clone, which goes, and the device is its other readers' again.
     mutating func releasable(_ id: Int) throws {
-        guard let device = devices[id], !passThrough.wanted.contains(id) else { return }
+        guard let device = table.devices[id], !passThrough.wanted.contains(id) else { return }
         try endPassThrough(device.index, at: outputTime(clock.now()))
     }
 
@@ -81,7 +81,7 @@ extension LiveSession {
     /// back (the session passes it through no more: a reload asks again).
     @discardableResult
     mutating func stepping<R>(_ body: (inout GesturePipeline, inout SessionOutput) -> R) throws -> R {
-        var out = SessionOutput(sink: sink, clones: passThrough.clones, probe: passThroughProbe)
+        var out = SessionOutput(sink: sink, clones: passThrough.clones, probe: latency.passThroughProbe)
         // Out of `self` while the pipeline is lent: the two are changed together.
         swap(&out.encoders, &passThrough.encoders)
         swap(&out.scratch, &passThrough.scratch)
@@ -95,7 +95,7 @@ extension LiveSession {
             // Its planner leaves the pipeline's stage (what it would still send has no clone).
             var gone = SessionOutput(sink: sink, clones: [:], probe: nil)
             pipeline.finishPassThrough(device: device, at: .zero, into: &gone)
-            if let id = devices.first(where: { $0.value.index == device })?.key { wantPassThrough(id, false) }
+            if let id = table.devices.first(where: { $0.value.index == device })?.key { wantPassThrough(id, false) }
         }
         if let failure = out.failure { throw failure }
         return result

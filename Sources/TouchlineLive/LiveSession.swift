@@ -34,103 +34,33 @@ public struct LiveSession {
     public let output: Output
     public let sink: any LiveSink
     public let clock: any LiveClock
-    let options: FrameAssembler.Options
+    /// What the owner configures (graph, device sections, explain…); set before `start`.
+    public var settings = SessionSettings()
+    /// What the session asks its owner for (a reload's configuration, udev properties).
+    public var hooks = SessionHooks()
+    /// Latency measured, when asked.
+    public var latency = SessionLatency()
+    /// What the event socket shares: registered targets and the viewers' count.
+    public var clients = SessionClients()
+    /// The open devices, their setups and numbering.
+    var table: DeviceTable
+    /// Per device, by output index: its frame assembler, transform and graph (frames only
+    /// unless the output is gestures), and the one order in time across devices.
+    var pipeline: GesturePipeline
+    /// Devices passed through to a clone (LiveSession+PassThrough.swift).
+    var passThrough = LivePassThroughState()
+
     /// Times relative to the first event, as `touchline record` and libinput record write them.
     public var relativeTime: Bool {
         get { pipeline.relativeTime }
         set { pipeline.relativeTime = newValue }
     }
-    public var graphConfiguration = GraphConfiguration.default {
-        didSet { clientTargets?.base = graphConfiguration }
-    }
-    /// Targets clients registered on the event socket, merged into the graphs
-    /// (LiveSession+Clients.swift); nil: none.
-    public var clientTargets: ClientTargets? {
-        didSet {
-            clientTargets?.base = graphConfiguration
-            clientTargets?.reservedNames = actionTargets
-            shareClientZ()
-            shareDeviceGraphs()
-        }
-    }
-    /// The targets the configuration's actions filter on, which no client may register (the
-    /// daemon sets them, and a reload).
-    public var actionTargets: Set<String> = [] {
-        didSet { clientTargets?.reservedNames = actionTargets }
-    }
-    /// Per output index, the `clientTargets.generation` its graph was built with.
-    var clientGenerations: [Int: Int] = [:]
-    /// The configuration's file, for messages.
-    public var configPath: String?
-    /// SIGHUP's new configuration (the daemon reads `--config` again); a thrown error is
-    /// reported and the running configuration stays. nil: SIGHUP changes nothing.
-    public var reloadConfiguration: (() throws -> DaemonConfiguration)?
-    /// `[[device]]` sections: per-device settings, matched when a device opens (and on reload).
-    public var deviceConfiguration = DeviceConfiguration() {
-        didSet {
-            shareClientZ()
-            shareDeviceGraphs()
-        }
-    }
-    /// Whether the configuration places registered targets (`[socket] clientZ`, else below its
-    /// own targets): the daemon with a configuration file. Without one (false) they keep the z
-    /// they ask for, as nothing configured is there to protect.
-    public var clientZFromConfiguration = false {
-        didSet { shareClientZ() }
-    }
-    /// A device node's udev properties (TouchlineInput's UdevDatabase in production), read only
-    /// when a section matches on them.
-    public var udevProperties: ((String) -> [String: String]?)?
-    /// Whether a device's udev property LIBINPUT_CALIBRATION_MATRIX calibrates it when no
-    /// `[[device]]` section gives a calibration (docs/calibrate.md): the evdev source's
-    /// sessions, so that one udev rule serves libinput and Touchline; not libinput's, which has
-    /// applied it already.
-    public var honoursUdevCalibration = false
-    /// Called with the new actions when a reload succeeds (the daemon's ActionRunner).
-    public var reloadActions: ((ActionConfiguration) -> Void)?
-    /// The settings applied at start that a reload cannot change (the socket's group, the
-    /// uinput device's keys), as they run: a reload says which of them its file would change.
-    public var startupSettings: [StartupSetting] = []
-    public var explain = false
-    /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
-    public var measuresLatency = false
-    public private(set) var latencies: [Int64] = []
-    /// `daemon --measure`: a frame's SYN_REPORT to its events written (LatencyProbe.swift).
-    public var latencyProbe: LatencyProbe?
-    /// `--measure` with pass-through: from a frame's SYN_REPORT to its frame written to the
-    /// clone (a held frame's write counts when it is released within its own frame's step;
-    /// frames released later by a deadline belong to no frame and are not counted).
-    public var passThroughProbe: LatencyProbe?
-
     /// Open devices by the source's number.
-    public internal(set) var devices: [Int: Device] = [:]
-    /// Per device, by output index: its frame assembler, transform and graph (frames only
-    /// unless the output is gestures), and the one order in time across devices.
-    var pipeline: GesturePipeline
-    /// What each device's graph was built from (a registered target rebuilds it from this).
-    var setups: [Int: DeviceSetup] = [:] {
-        didSet { shareDeviceGraphs() }
-    }
-    /// Per device, the names of the graph it runs, kept while that graph runs: its events
-    /// carry them (GestureName). Replaced after the graph is (its last events written), so a
-    /// registered name no graph has any more is freed.
-    var nameHolds: [Int: InternedString.Hold] = [:]
-    var nextIndex = 0
-    /// Devices passed through to a clone (LiveSession+PassThrough.swift).
-    var passThrough = LivePassThroughState()
-    /// The event socket's count of `touchline view` clients (docs/view.md): while it is 0 the
-    /// frame path sends no frame anywhere; nil (no socket): never.
-    public var viewTap: ViewTap?
-    /// Whether the graphs explain for the viewers alone (the session's own `explain` off).
-    var explainsForViewers = false
-    /// The source's numbers are the output's (LiveSource.numbersDevices).
-    var sourceNumbersDevices = false
-    /// The source can pass a device through (LiveSource.grabs).
-    var sourceGrabs = false
+    public var devices: [Int: Device] { table.devices }
 
     public init(output: Output = .gestures, options: FrameAssembler.Options = .init(), sink: any LiveSink, clock: any LiveClock) {
         self.output = output
-        self.options = options
+        table = DeviceTable(options: options)
         self.sink = sink
         self.clock = clock
         // No report per contact: no one asks the daemon for them, and a device passed through
@@ -142,15 +72,19 @@ public struct LiveSession {
 
     /// Opens the source's devices (call before signalling readiness).
     public mutating func start(_ source: inout some LiveSource) throws {
-        sourceNumbersDevices = source.numbersDevices
-        sourceGrabs = source.grabs
+        table.sourceNumbersDevices = source.numbersDevices
+        table.sourceGrabs = source.grabs
+        clients.share(settings, setups: table.setups)
         try source.start { try self.take($0) }
         try sendRequests(&source)
     }
 
     /// Runs until a stop (gestures in flight end as cancelled) or the end of the input.
     public mutating func run(_ source: inout some LiveSource) throws {
+        // What the settings say now, in case they changed after `start` (a test's script).
+        clients.share(settings, setups: table.setups)
         while true {
+            try applyRegistrations()
             try applyClientTargets()
             followViewers()
             let wake = try source.wait(deadline: nextDeadline) { try self.take($0) }
@@ -162,6 +96,7 @@ public struct LiveSession {
                 try reload(&source)
             case .deadline(let deadline):
                 try advance(to: deadline)
+                serviceTimers(through: deadline)
             case .stop:
                 try stopAll()
                 return
@@ -176,13 +111,13 @@ public struct LiveSession {
         switch event {
         case .input(let id, let event):
             // A source never sends input for a device it did not add; a script may.
-            guard let device = devices[id] else { return }
+            guard let device = table.devices[id] else { return }
             try handle(event, device: device)
         case .added(let id, let path, let description):
-            devices[id] = try open(path: path, description: description, number: id)
+            table.devices[id] = try open(path: path, description: description, number: id)
         case .removed(let id, let time):
             passThrough.wanted.remove(id)
-            guard let device = devices.removeValue(forKey: id) else { return }
+            guard let device = table.devices.removeValue(forKey: id) else { return }
             try removed(device, at: time)
         case .notice(let message):
             sink.warn(message)
@@ -198,20 +133,17 @@ public struct LiveSession {
     /// A device starts: its settings, its assembler, its graph, and its output index; nil for a
     /// device its `[[device]]` section ignores.
     mutating func open(path: String, description: DeviceDescription, number: Int) throws -> Device? {
-        let settings = settings(name: description.name, path: path)
-        if settings?.ignore == true {
-            sink.warn("\(path) (\(description.name)): ignored ([[device]] at line \(settings?.line ?? 0))")
+        let spec = deviceSpec(name: description.name, path: path)
+        if spec?.ignore == true {
+            sink.warn("\(path) (\(description.name)): ignored ([[device]] at line \(spec?.line ?? 0))")
             return nil
         }
-        // A source's own number when it has the output's (a trace's index: device 1 of a
-        // recording is device 1 however late it sends); else the next, in opening order.
-        let index = sourceNumbersDevices && number >= 0 && !pipeline.isStarted(number) ? number : nextIndex
-        nextIndex = max(nextIndex, index) + 1
-        var options = self.options
-        if let size = settings?.size { options.userSize = size }
+        let index = table.index(for: number, isStarted: pipeline.isStarted)
+        var options = table.options
+        if let size = spec?.size { options.userSize = size }
         let assembler = FrameAssembler(device: description, options: options)
         for warning in assembler.warnings { sink.warn("\(path) (\(description.name)): \(warning)") }
-        let setup = setup(settings, native: assembler.geometry.size, sizeApplied: true, default: graphConfiguration)
+        let setup = setup(spec, native: assembler.geometry.size, sizeApplied: true, default: settings.graphConfiguration)
         var built: BuiltGraph?
         if output == .gestures {
             do {
@@ -219,17 +151,18 @@ public struct LiveSession {
             } catch {
                 // DaemonConfiguration.parse has already rejected an invalid file with its line:
                 // this is a second line of defence.
-                throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")
+                throw LiveError(.data, "\(settings.configPath ?? "the embedded graph configuration"): \(error.message)")
             }
         }
         pipeline.start(device: index, assembler: assembler, transform: setup.transform, surface: setup.surface, driver: built?.driver)
-        nameHolds[index] = built?.names
-        setups[index] = setup
+        table.nameHolds[index] = built?.names
+        table.setups[index] = setup
+        clients.share(settings, setups: table.setups)
         sink.deviceOpened(index, surface: setup.surface)
         sink.viewDevice(index, surface: setup.surface, configuration: pipeline.graph(of: index)?.configuration ?? setup.configuration)
         // Asked of the source with the sections running now (a reload's, for a device plugged
         // in after it), once it has delivered.
-        if output == .gestures, settings?.passthrough == true { wantPassThrough(number, true) }
+        if output == .gestures, spec?.passthrough == true { wantPassThrough(number, true) }
         return Device(path: path, name: description.name, index: index)
     }
 
@@ -241,18 +174,17 @@ public struct LiveSession {
         let kernelTime = event.time
         let event = pipeline.timed(event)
         if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
-            latencyProbe?.frameRead()
-            passThroughProbe?.frameRead()
+            latency.frameRead()
         }
         defer {
-            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { recordLatency(since: kernelTime) }
+            if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT { latency.frameDone(since: kernelTime, clock: clock) }
         }
         switch output {
         case .gestures:
             // Every stage, pass-through's too, in the pipeline's step (the one `replay` runs).
             let completed = try stepping { pipeline, out in pipeline.take(device: device.index, event, into: &out) }
             // One load and a compare per frame while nobody views (docs/view.md).
-            if completed, let viewTap, viewTap.viewers > 0 { try viewFrame(device.index) }
+            if completed, let viewTap = clients.viewTap, viewTap.viewers > 0 { try viewFrame(device.index) }
         case .frames:
             // The same step, frames only (RecordSession's sink writes them).
             var out = RecordOutput(gestures: nil, frames: sink)
@@ -264,8 +196,20 @@ public struct LiveSession {
     }
 
     /// The earliest pending deadline over every device (its graph's and its pass-through
-    /// planner's: the pipeline's one order), on the source's clock (the kernel's).
-    public var nextDeadline: Timestamp? { pipeline.nextDeadline.map(pipeline.inputTime) }
+    /// planner's: the pipeline's one order) and every timed part (`hooks.timers`: the action
+    /// runner's timeouts), on the source's clock (the kernel's): the one wait's.
+    public var nextDeadline: Timestamp? {
+        var next = pipeline.nextDeadline.map(pipeline.inputTime)
+        for timer in hooks.timers {
+            if let due = timer.nextDeadline, next.map({ due < $0 }) ?? true { next = due }
+        }
+        return next
+    }
+
+    /// The timed parts whose deadline the wait reached do what is due.
+    func serviceTimers(through deadline: Timestamp) {
+        for timer in hooks.timers where timer.nextDeadline.map({ $0 <= deadline }) ?? false { timer.service() }
+    }
 
     /// Fires every device's deadlines due at `kernelTime`, in time order, each at its own
     /// timestamp (virtual time), as replay does between frames.
@@ -296,18 +240,19 @@ public struct LiveSession {
         case .events:
             pipeline.finish(device: index, emit: { _ in })
         }
-        setups[index] = nil
+        table.setups[index] = nil
+        clients.share(settings, setups: table.setups)
         // The graph finished: it emits nothing more (its lane keeps it until reused, unread).
-        nameHolds[index] = nil
+        table.nameHolds[index] = nil
     }
 
     /// SIGINT/SIGTERM: what is in flight ends as cancelled, at the time the stop came.
     public mutating func stopAll() throws {
         let now = outputTime(clock.now())
-        for device in devices.values.sorted(by: { $0.index < $1.index }) {
+        for device in table.devices.values.sorted(by: { $0.index < $1.index }) {
             try end(device.index, at: now)
         }
-        devices = [:]
+        table.devices = [:]
     }
 
     /// While a `touchline view` client is connected, the graphs make their decision lines for
@@ -316,25 +261,18 @@ public struct LiveSession {
     /// waits: a graph rebuilt meanwhile (a registration, a reload) is caught up before its
     /// next frame. With no viewer ever connected: two loads.
     mutating func followViewers() {
-        guard let viewTap else { return }
+        guard let viewTap = clients.viewTap else { return }
         // Pass-through holds: reported while a viewer is there (drained as they come).
         if pipeline.passThrough.keepsReports != (viewTap.viewers > 0) { pipeline.passThrough.keepsReports = viewTap.viewers > 0 }
-        guard !explain else { return }
+        guard !settings.explain else { return }
         let wanted = viewTap.viewers > 0
-        guard wanted || explainsForViewers else { return }
+        guard wanted || clients.explainsForViewers else { return }
         pipeline.setExplain(wanted, counted: !wanted)
-        explainsForViewers = wanted
+        clients.explainsForViewers = wanted
     }
 
     /// Device `index`'s last frame to the viewers: after its transform, and as assembled.
     func viewFrame(_ index: Int) throws {
         try sink.viewFrame(pipeline.frame(of: index), raw: pipeline.assembledFrame(of: index), device: index)
-    }
-
-    mutating func recordLatency(since kernelTime: Timestamp) {
-        latencyProbe?.frameDone()
-        passThroughProbe?.frameDone()
-        guard measuresLatency else { return }
-        latencies.append((clock.now() - kernelTime).microseconds)
     }
 }

@@ -21,7 +21,7 @@ public protocol LiveSink: AnyObject {
     /// runs, when it opens or its graph is rebuilt.
     func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration)
     /// `touchline view`: a completed frame after the device transform, and as assembled. Called
-    /// only while `LiveSession.viewTap` counts a viewer.
+    /// only while `SessionClients.viewTap` counts a viewer.
     func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws
     /// `touchline view`: how a pass-through contact's hold ended. Called only while a viewer
     /// is connected (the planners keep no report otherwise).

@@ -30,6 +30,10 @@ final class SocketClient {
     var watchingInput = true
     var watchingOutput = false
     var closed = false
+    /// A register or unregister message of it waits for the session (its next lines wait too).
+    var awaiting = false
+    /// The targets it holds, as the session answered.
+    var targetsHeld = 0
     /// The client shut down its writing side (`shutdown(SHUT_WR)`, end of input): it says
     /// nothing more, but it still reads, so its replies and events still go to it until it
     /// closes (a send fails, or a hang-up wakes it).

@@ -32,19 +32,21 @@ extension Daemon {
     /// Per-device settings for the session: the configuration's sections, udev properties from
     /// udev's database, and SIGHUP's reload of all of it (the actions through `runner`).
     static func configure(_ session: inout LiveSession, _ configuration: DaemonConfiguration, path: String?, runner: ActionRunner?, socketGroupOption: Bool = false) {
-        session.graphConfiguration = configuration.graph
+        session.settings.graphConfiguration = configuration.graph
         // What only a restart changes, as it runs; `--socket-group` wins over the file's group,
         // so a reload's group changes nothing either way.
-        session.startupSettings = configuration.startupSettings.filter { !(socketGroupOption && $0.name == "[socket] group") }
-        session.deviceConfiguration = configuration.devices
-        session.actionTargets = configuration.actions.targets
-        session.udevProperties = { UdevDatabase.properties(ofNode: $0) }
-        session.configPath = path
+        session.settings.startupSettings = configuration.startupSettings.filter { !(socketGroupOption && $0.name == "[socket] group") }
+        session.settings.deviceConfiguration = configuration.devices
+        session.settings.actionTargets = configuration.actions.targets
+        session.hooks.udevProperties = { UdevDatabase.properties(ofNode: $0) }
+        session.settings.configPath = path
+        // The actions' timeouts are deadlines of the session's one wait, on its clock.
+        if let runner { session.hooks.timers = [runner] }
         guard let path else { return }
         // The file decides where registered targets sit ([socket] clientZ, else below its own).
-        session.clientZFromConfiguration = true
-        session.reloadConfiguration = { try Daemon.loadConfiguration(path) }
-        session.reloadActions = { runner?.replace($0) }
+        session.settings.clientZFromConfiguration = true
+        session.hooks.reloadConfiguration = { try Daemon.loadConfiguration(path) }
+        session.hooks.reloadActions = { runner?.replace($0) }
     }
 }
 

@@ -185,7 +185,8 @@ struct Daemon: ParsableCommand {
         let sink = SocketSink(server: server, copy: copy)
         // With a file, a runner even without actions: SIGHUP may bring some.
         if config != nil || !configuration.actions.actions.isEmpty {
-            let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) })
+            // On the session's clock: its timeouts join the session's wait (hooks.timers).
+            let runner = try ActionRunner(configuration.actions, input: input, warn: { sink.warn($0) }, clock: clock)
             runner.dryRun = dryRun
             try source.watch(runner.fileDescriptor) { runner.service() }
             sink.actions = runner
@@ -196,9 +197,9 @@ struct Daemon: ParsableCommand {
         var session = LiveSession(output: .gestures, options: options, sink: sink, clock: clock)
         let probe = measure ? LatencyProbe() : nil
         sink.latencyProbe = probe
-        session.latencyProbe = probe
+        session.latency.probe = probe
         let cloneProbe = measure ? LatencyProbe.passThrough() : nil
-        session.passThroughProbe = cloneProbe
+        session.latency.passThroughProbe = cloneProbe
         defer {
             if let probe { StandardError.write(probe.summary + "\n") }
             if let cloneProbe, cloneProbe.samples > 0 { StandardError.write(cloneProbe.summary + "\n") }
@@ -206,11 +207,13 @@ struct Daemon: ParsableCommand {
         Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         // The udev rule `calibrate` writes calibrates the evdev source as libinput (which
         // applies it itself) (docs/calibrate.md).
-        session.honoursUdevCalibration = tracePath == nil && self.source == "evdev"
-        session.explain = explain
-        session.clientTargets = server.clientTargets
+        session.settings.honoursUdevCalibration = tracePath == nil && self.source == "evdev"
+        session.settings.explain = explain
+        // Registered targets are the session's: it applies the socket's messages to them.
+        session.clients.targets = ClientTargets()
+        session.clients.socket = server
         // `touchline view`'s frames go only to clients that subscribe with "view" (docs/view.md).
-        session.viewTap = server.viewTap
+        session.clients.viewTap = server.viewTap
         sink.explainsForAll = explain
         try session.start(&source)
         // Pass-through clones of touchscreens plugged in after the drop are made through

@@ -88,15 +88,15 @@ struct Run: ParsableCommand {
             sink: format.isText ? TextLinesSink(color: format.colorsStandardOutput) as any LiveSink : JSONLinesSink(), clock: MonotonicClock())
         // Then the output equals `touchline replay` of a recording made alongside.
         session.relativeTime = format.relativeTime
-        session.graphConfiguration = graphConfiguration
-        session.configPath = config
-        session.explain = explain
-        session.measuresLatency = latencyFile != nil
+        session.settings.graphConfiguration = graphConfiguration
+        session.settings.configPath = config
+        session.settings.explain = explain
+        session.latency.measures = latencyFile != nil
         switch backend {
         case .evdev:
             // The udev rule `calibrate` writes, as libinput applies it (docs/calibrate.md).
-            session.honoursUdevCalibration = true
-            session.udevProperties = { UdevDatabase.properties(ofNode: $0) }
+            session.settings.honoursUdevCalibration = true
+            session.hooks.udevProperties = { UdevDatabase.properties(ofNode: $0) }
             var source = try EvdevLiveSource(paths: devices, grab: grab)
             try session.start(&source)
             try signalReady()
@@ -107,7 +107,7 @@ struct Run: ParsableCommand {
             try signalReady()
             try session.run(&source)
         }
-        if let latencyFile { try report(session.latencies, to: latencyFile) }
+        if let latencyFile { try report(session.latency.latencies, to: latencyFile) }
     }
 
     func signalReady() throws {

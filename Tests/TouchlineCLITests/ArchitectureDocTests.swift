@@ -255,6 +255,43 @@ enum ArchitectureDoc {
         }
     }
 
+    /// The stored properties of `type`'s body (its own braces, not its nested types'), in the
+    /// Swift files under `folder` whose name starts with the type's: computed properties (a
+    /// `var` whose braces follow without an initializer and are no observer) do not count.
+    static func storedProperties(of type: String, under folder: String) throws -> [String] {
+        var stored: [String] = []
+        for (path, code) in try swiftFiles(under: folder) where path.split(separator: "/").last!.hasPrefix(type) {
+            let lines = code.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            var depth = 0, inside = false
+            for (i, line) in lines.enumerated() {
+                if depth == 0 && line.range(of: #"^(public |internal )?(final )?(struct|class) "# + type + #"\b"#, options: .regularExpression) != nil {
+                    inside = true
+                }
+                if inside && depth == 1, line.range(of: #"^((public|internal|private|fileprivate|private\(set\)|internal\(set\)|static|lazy|weak) )*(var|let) "#, options: .regularExpression) != nil,
+                   !line.contains("static ") {
+                    // `var x: T { … }` is computed unless its braces are an observer's.
+                    let head = line.split(separator: "{", maxSplits: 1, omittingEmptySubsequences: false)
+                    let after = head.count > 1 && !head[1].trimmingCharacters(in: .whitespaces).isEmpty
+                        ? head[1].trimmingCharacters(in: .whitespaces) : (lines[(i + 1)...].first { !$0.isEmpty } ?? "")
+                    let computed = (" " + line).contains(" var ") && head.count > 1 && !head[0].contains("=")
+                        && !after.hasPrefix("didSet") && !after.hasPrefix("willSet")
+                    if !computed { stored.append("\(path): \(line)") }
+                }
+                depth += line.filter { $0 == "{" }.count - line.filter { $0 == "}" }.count
+                if inside && depth == 0 && line.contains("}") { inside = false }
+            }
+        }
+        return stored
+    }
+
+    /// The live session is parts with one owner each (issue 32, item 3): its own state stays a
+    /// handful of parts, not one flat list of everything live.
+    @Test func liveSessionHasAtMostTenStoredProperties() throws {
+        let stored = try Self.storedProperties(of: "LiveSession", under: "Sources/TouchlineLive")
+        #expect(stored.count >= 5, "the reader found \(stored.count) stored properties: \(stored)")
+        #expect(stored.count <= 10, "LiveSession holds \(stored.count) stored properties (at most 10; group state into an owned part): \(stored.joined(separator: "; "))")
+    }
+
     /// The layout is what `ls Sources` shows, and each folder is a module's.
     @Test func layoutIsWhatSourcesHolds() throws {
         let listed = try ArchitectureDoc.layout(ArchitectureDoc.text())

@@ -51,7 +51,8 @@ import Glibc
     }
 
     @Test func aBackgroundProcessEndsWithTheDaemon() throws {
-        try leavingASleep(timeout: "60s", running: { fifo, _ in
+        // The timeout is on the trace's time (100× here): an hour, so that it never comes first.
+        try leavingASleep(timeout: "3600s", running: { fifo, _ in
             let closed = try fifo.closed(within: 0.2)
             #expect(!closed, "the sleep ended before the daemon did")
         }, stopped: { fifo, sleeper, _ in

@@ -59,7 +59,7 @@ import Glibc
             [[action]]
             gesture = "pinch"
             phase = "began"
-            timeout = "60s"
+            timeout = "3600s"
             shell = true
             argv = "echo $$ > '\(dir)/pid.tmp' && mv '\(dir)/pid.tmp' '\(dir)/pid' && exec sleep 60"
             """.write(toFile: config, atomically: true, encoding: .utf8)

@@ -1,6 +1,7 @@
 // An action is its process group (issue 24, item 10): what its command leaves running in the
 // background keeps the action running, holding its place under maxRunning, until the group is
-// empty, and no longer than its timeout. Real processes; bounded waits on the runner's descriptor.
+// empty, and no longer than its timeout. Real processes; bounded waits on the runner's descriptor;
+// the session's clock is virtual (the test moves it).
 import Foundation
 import Testing
 import TouchlineCore
@@ -10,7 +11,7 @@ import TouchlineLive
 @Suite struct ActionGroupTests {
     /// One place (`maxRunning = 1`), taken by a tap whose shell exits at once, leaving a
     /// `sleep 0.3` in its group; and when the tap came.
-    func startingABackgroundSleep() throws -> (ActionHarness, Date) {
+    func startingABackgroundSleep(seconds: String = "0.3") throws -> (ActionHarness, Date) {
         let harness = try ActionHarness("""
             [actions]
             maxRunning = 1
@@ -19,7 +20,7 @@ import TouchlineLive
             gesture = "tap"
             timeout = "60s"
             shell = true
-            argv = "(sleep 0.3 &); exit 0"
+            argv = "(sleep \(seconds) &); exit 0"
             """)
         let start = Date()
         harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
@@ -43,19 +44,24 @@ import TouchlineLive
         #expect(!harness.box.lines.contains { $0.contains("timeout") }, "\(harness.box.lines)")
     }
 
-    /// As in the daemon's loop: `service()` only when the runner's descriptor is readable, and
-    /// an event every 20 ms (each re-arming the runner's timer). The group's check still comes
-    /// every 200 ms: the place is free soon after the background sleep ends, not at the timeout.
+    /// Events re-arm the runner all the time (each `handle` says its next deadline): the
+    /// group's check stays 200 ms of the session's clock after the leader's exit, not put off
+    /// by an event every 20 ms. On the virtual clock: the leader's exit is waited for on the
+    /// runner's descriptor, the events' time is moved by the test.
     @Test func eventsDoNotPutOffTheGroupsCheck() throws {
-        let (harness, start) = try startingABackgroundSleep()
-        var ms: Int64 = 1
-        while harness.runner.running > 0 && Date().timeIntervalSince(start) < 5 {
-            var ready = pollfd(fd: harness.runner.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 20) == 1 { harness.runner.service() }
-            ms += 20
+        let (harness, _) = try startingABackgroundSleep(seconds: "30")
+        let check = harness.clock.time + .milliseconds(200)
+        let end = Date().addingTimeInterval(5)
+        while harness.runner.nextDeadline != check, Date() < end { harness.runner.wait(milliseconds: 50) }
+        #expect(harness.runner.nextDeadline == check, "the shell's exit was not seen")
+        for ms in stride(from: Int64(20), through: 180, by: 20) {
+            harness.clock.advance(to: harness.clock.time + .milliseconds(20))
             harness.runner.handle(event(PanRecognizer.gesture, .changed, at: ms))
+            #expect(harness.runner.nextDeadline == check)
         }
-        let elapsed = Date().timeIntervalSince(start)
-        #expect(harness.runner.running == 0 && elapsed < 3, "the group was still counted after \(elapsed) s")
+        // At the check the group is still there (its sleep runs): the next is 200 ms on.
+        harness.pass(.milliseconds(20))
+        #expect(harness.runner.running == 1)
+        #expect(harness.runner.nextDeadline == check + .milliseconds(200))
     }
 }

@@ -1,6 +1,7 @@
 // The daemon's actions with real processes: each test parses `[[action]]`s as the daemon does,
 // hands the runner gesture events and waits, bounded (the runner's own descriptor, at most a few
-// seconds), for the children to exit; what they did is read from files they wrote.
+// seconds), for the children to exit; what they did is read from files they wrote. Timeouts are
+// on a virtual clock the test moves: no test waits for one to pass.
 import Foundation
 import Testing
 import TouchlineCore
@@ -12,15 +13,26 @@ import TouchlineLive
 final class ActionHarness {
     let runner: ActionRunner
     let box: WarningBox
+    /// The session's clock, as the daemon gives the runner its session's.
+    let clock: VirtualClock
 
-    init(_ toml: String) throws {
+    init(_ toml: String, clock: VirtualClock = VirtualClock(start: Timestamp(microseconds: 1_000_000))) throws {
         let configuration = try DaemonConfiguration.parse(bytes: Array(toml.utf8), file: "daemon.toml")
         let box = WarningBox()
-        runner = try ActionRunner(configuration.actions, warn: { box.lines.append($0) })
+        runner = try ActionRunner(configuration.actions, warn: { box.lines.append($0) }, clock: clock)
         self.box = box
+        self.clock = clock
     }
 
-    /// Waits until no action runs, at most `seconds`; returns whether that happened.
+    /// `interval` of the clock passes; the runner does what is due, as the session's wait
+    /// reaching its deadline makes it.
+    func pass(_ interval: Interval) {
+        clock.advance(to: clock.time + interval)
+        runner.service()
+    }
+
+    /// Waits on the runner's descriptor (exits, output) until no action runs, at most `seconds`
+    /// of wall time; returns whether that happened.
     func settle(seconds: Double = 5) -> Bool {
         let end = Date().addingTimeInterval(seconds)
         while runner.running > 0, Date() < end { runner.wait(milliseconds: 50) }
@@ -136,6 +148,8 @@ func quoted(_ text: String) -> String {
         #expect(seqs == Array(stride(from: 0, through: 1000, by: 100)))
     }
 
+    /// The timeout is a deadline on the session's clock: nothing happens 1 ms before it, the
+    /// group is terminated at it, and its exit then comes through the runner's descriptor.
     @Test func aHangingActionIsKilledAtItsTimeout() throws {
         let harness = try ActionHarness("""
             [[action]]
@@ -144,13 +158,14 @@ func quoted(_ text: String) -> String {
             shell = true
             argv = "sleep 60; sleep 60"
             """)
-        let start = Date()
         harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 1))
         #expect(harness.runner.running == 1)
-        #expect(harness.settle(seconds: 5))
-        let elapsed = Date().timeIntervalSince(start)
-        #expect(elapsed >= 0.2 && elapsed < 3, "killed after \(elapsed) s")
+        #expect(harness.runner.nextDeadline == harness.clock.time + .milliseconds(200))
+        harness.pass(.milliseconds(199))
+        #expect(harness.runner.running == 1 && harness.runner.killed == 0)
+        harness.pass(.milliseconds(1))
         #expect(harness.runner.killed == 1)
+        #expect(harness.settle(seconds: 5))
         #expect(harness.box.lines == ["action (line 1) still running after its timeout of 200 ms: terminated"])
     }
 
@@ -168,6 +183,8 @@ func quoted(_ text: String) -> String {
         harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 2))
         #expect(harness.runner.started == 1)
         #expect(harness.runner.skipped == 1)
+        // Its 100 ms timeout ends the sleep.
+        harness.pass(.milliseconds(100))
         #expect(harness.settle())
     }
 
@@ -181,5 +198,29 @@ func quoted(_ text: String) -> String {
         #expect(harness.runner.started == 0)
         #expect(harness.box.lines.count == 1)
         #expect(harness.box.lines.first?.contains("/nonexistent/touchline-action: posix_spawn failed: No such file or directory") == true)
+    }
+
+    /// In a session the runner's timeout is a deadline of the session's one wait (`hooks.timers`):
+    /// on a scripted source the virtual clock reaches it and the session services the runner,
+    /// with no timer of the runner's own.
+    @Test func theTimeoutIsADeadlineOfTheSessionsWait() throws {
+        var source = ScriptedSource(clock: VirtualClock())
+        let harness = try ActionHarness("""
+            [[action]]
+            gesture = "tap"
+            timeout = "200ms"
+            argv = ["sleep", "60"]
+            """, clock: source.clock)
+        source.add(0, path: "/dev/input/event5", description: screen)
+        source.perform(at: ms(100)) { harness.runner.handle(event(TapRecognizer.gesture, .recognized, at: 100)) }
+        var session = LiveSession(output: .gestures, sink: TargetSink(), clock: source.clock)
+        session.hooks.timers = [harness.runner]
+        try session.start(&source)
+        try session.run(&source)
+        // The script ended at 100 ms; the session's wait went on to the runner's deadlines
+        // (its timeout at 300 ms, then the kill's grace) until the action was gone.
+        #expect(harness.runner.killed == 1)
+        #expect(harness.runner.running == 0 || harness.settle())
+        #expect(harness.box.lines == ["action (line 1) still running after its timeout of 200 ms: terminated"])
     }
 }

@@ -7,8 +7,6 @@ import TouchlineGestures
 import TouchlineSettings
 import TouchlineLive
 
-final class ManualClock: @unchecked Sendable { var now = Timestamp(microseconds: 1_000_000) }
-
 @Suite struct ActionSkipTests {
     @Test func skipsAreCountedAndSaidEveryTenSeconds() throws {
         let configuration = try DaemonConfiguration.parse(bytes: Array("""
@@ -20,27 +18,28 @@ final class ManualClock: @unchecked Sendable { var now = Timestamp(microseconds:
             timeout = "3600s"
             argv = ["sleep", "60"]
             """.utf8), file: "daemon.toml")
-        let clock = ManualClock()
+        let clock = VirtualClock(start: Timestamp(microseconds: 1_000_000))
         let box = WarningBox()
-        let runner = try ActionRunner(configuration.actions, warn: { box.lines.append($0) }, now: { clock.now })
+        let runner = try ActionRunner(configuration.actions, warn: { box.lines.append($0) }, clock: clock)
         defer { runner.finish(grace: 0) }
         func taps(_ count: Int, every ms: Int64) {
             for _ in 0..<count {
-                runner.handle(event(TapRecognizer.gesture, .recognized, at: clock.now.microseconds / 1000))
-                clock.now = clock.now + .milliseconds(ms)
+                runner.handle(event(TapRecognizer.gesture, .recognized, at: clock.time.microseconds / 1000))
+                clock.advance(to: clock.time + .milliseconds(ms))
             }
         }
         let reason = "1 action already running ([actions] maxRunning)"
         taps(1 + 250, every: 4)                 // one runs, 250 skipped within a second
         #expect(box.lines == ["action (line 4) skipped: \(reason) (more skips of it are counted and reported every 10 s)"])
-        clock.now = Timestamp(microseconds: 11_010_000)
-        runner.service()                        // the timer's wake: 249 counted over 10 s
+        #expect(runner.nextDeadline == Timestamp(microseconds: 11_004_000))
+        clock.advance(to: Timestamp(microseconds: 11_010_000))
+        runner.service()                        // the session's wait reached it (10 s after the first skip): 249 counted
         #expect(box.lines.last == "action (line 4) skipped 249 more times in the last 10.0 s: \(reason)")
         taps(3, every: 100)                     // counted afresh
-        clock.now = Timestamp(microseconds: 21_020_000)
+        clock.advance(to: Timestamp(microseconds: 21_020_000))
         runner.service()
         #expect(box.lines.last == "action (line 4) skipped 3 more times in the last 10.0 s: \(reason)")
-        clock.now = Timestamp(microseconds: 31_030_000)
+        clock.advance(to: Timestamp(microseconds: 31_030_000))
         runner.service()                        // a quiet interval: nothing to say, the count ends
         #expect(box.lines.count == 3)
         taps(1, every: 4)                       // said at once again

@@ -11,7 +11,7 @@ import TouchlineLive
 @Suite struct DeviceSettingsTests {
     func session(_ devices: String, sink: LogSink, clock: VirtualClock) throws -> LiveSession {
         var session = LiveSession(sink: sink, clock: clock)
-        session.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(devices.utf8), file: "daemon.toml").devices
+        session.settings.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(devices.utf8), file: "daemon.toml").devices
         return session
     }
 
@@ -113,7 +113,7 @@ import TouchlineLive
         source.events(0, swipe.events)
         let sink = LogSink(clock: source.clock)
         var session = try session("", sink: sink, clock: source.clock)
-        session.configPath = "daemon.toml"
+        session.settings.configPath = "daemon.toml"
         let reloaded = """
             [[device]]
             match.name = "scripted screen"
@@ -123,9 +123,9 @@ import TouchlineLive
             gesture = "swipe"
             argv = ["true"]
             """
-        session.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(reloaded.utf8), file: "daemon.toml") }
+        session.hooks.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(reloaded.utf8), file: "daemon.toml") }
         var actions: [ActionSpec] = []
-        session.reloadActions = { actions = $0.actions }
+        session.hooks.reloadActions = { actions = $0.actions }
         try session.start(&source)
         try session.run(&source)
         #expect(sink.log.contains { $0.contains("tap recognized") && $0.contains("(20.00,20.00)") }, "\(sink.log)")

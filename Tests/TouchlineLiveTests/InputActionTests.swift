@@ -28,7 +28,7 @@ func inputRunner(_ toml: String) throws -> (ActionRunner, FrameRecorder, Warning
     let configuration = try DaemonConfiguration.parse(bytes: Array(toml.utf8), file: "daemon.toml")
     let recorder = FrameRecorder()
     let box = WarningBox()
-    let runner = try ActionRunner(configuration.actions, input: recorder, warn: { box.lines.append($0) })
+    let runner = try ActionRunner(configuration.actions, input: recorder, warn: { box.lines.append($0) }, clock: VirtualClock())
     return (runner, recorder, box)
 }
 

@@ -161,7 +161,7 @@ import TouchlineTrace
         var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
         // As `run --relative-time`, whose output is replay's of a recording made alongside.
         session.relativeTime = true
-        session.explain = true
+        session.settings.explain = true
         try session.start(&source)
         try session.run(&source)
         let replayed = try Self.replay(try Self.recording(frames), explain: true).bytes
@@ -210,7 +210,7 @@ import TouchlineTrace
                                  description: described)
         let sink = JSONBytesSink()
         var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
-        session.graphConfiguration = configuration
+        session.settings.graphConfiguration = configuration
         session.relativeTime = true
         try session.start(&source)
         try session.run(&source)

@@ -43,7 +43,7 @@ final class RecordingClone: PassThroughClone {
         var source = source
         let sink = LogSink(clock: source.clock)
         var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
-        session.graphConfiguration = kiosk
+        session.settings.graphConfiguration = kiosk
         try session.start(&source)
         try session.run(&source)
         return sink

@@ -54,10 +54,10 @@ func playWithClients(_ source: ScriptedSource, _ targets: ClientTargets, configu
     var source = source
     let sink = TargetSink()
     var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
-    session.graphConfiguration = configuration
+    session.settings.graphConfiguration = configuration
     configure(&session)
-    session.reloadConfiguration = reload.map { reload in { DaemonConfiguration(graph: try reload()) } }
-    session.clientTargets = targets
+    session.hooks.reloadConfiguration = reload.map { reload in { DaemonConfiguration(graph: try reload()) } }
+    session.clients.targets = targets
     try session.start(&source)
     try session.run(&source)
     return sink
@@ -200,7 +200,7 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
         let request = try registration(all)
         var (source, targets) = scriptRegistering(request)
         tap(&source, at: 1000, x: 10, y: 10)
-        let sink = try playWithClients(source, targets, configure: { $0.clientZFromConfiguration = true })
+        let sink = try playWithClients(source, targets, configure: { $0.settings.clientZFromConfiguration = true })
         expectLog(sink.log, ["1.080000 tap recognized f1 (10.00,10.00) count=1 @surface"])
         // Granted a range, it keeps its z (and is on top at equal z, as before).
         let merged = targets.merged(.default, [request.spec])
@@ -241,6 +241,41 @@ let zone = #"{"register": {"name": "zone", "rect": [0, 0, 20, 20], "z": 10, "rec
 }
 
 @Suite struct RegisteredTargetSessionTests {
+    /// The registered targets have one writer, the session (issue 32, item 3): the socket's
+    /// register message waits for it, is applied on its next wake, and its reply comes then,
+    /// before the reply to the connection's next message; the tap lands on the target.
+    @Test func theSessionAppliesTheSocketsRegistrationsInOrder() throws {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        let client = try SocketTestClient(dir.socket)
+        try server.step()
+        var source = ScriptedSource(clock: VirtualClock())
+        source.add(0, path: "/dev/input/event5", description: screen)
+        var early: [String] = []
+        source.perform(at: ms(10)) {
+            try client.send(zone + "\n" + #"{"subscribe": ["tap"]}"# + "\n")
+            try server.step()
+            // Read, not answered: the register waits for the session, the subscribe for it.
+            early = try client.lines()
+        }
+        tap(&source, at: 500, x: 10, y: 10)
+        let sink = TargetSink()
+        var session = LiveSession(output: .gestures, sink: SocketSink(server: server, copy: sink), clock: source.clock)
+        session.clients.targets = ClientTargets()
+        session.clients.socket = server
+        try session.start(&source)
+        try session.run(&source)
+        try server.step()
+        #expect(early.isEmpty)
+        let lines = try client.lines()
+        #expect(Array(lines.prefix(2)) == [
+            #"{"ok":{"registered":"zone","recognizers":["zone.tap"],"devices":[]}}"#,
+            #"{"ok":{"subscribe":{"gestures":["tap"],"targets":[],"devices":[]}}}"#,
+        ])
+        #expect(sink.log.contains { $0.hasSuffix("@zone") }, "\(sink.log)")
+        #expect(session.clients.targets?.entries.map(\.owner).count == 1)
+    }
+
     @Test func aRegisteredTargetTakesItsTapsUntilItsClientGoes() throws {
         let clock = VirtualClock()
         var source = ScriptedSource(clock: clock)

@@ -58,10 +58,10 @@ final class GrabbingClone: PassThroughClone {
                 return clone
             }
             var session = LiveSession(sink: sink, clock: clock)
-            session.configPath = "daemon.toml"
-            session.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(sections.utf8), file: "daemon.toml").devices
+            session.settings.configPath = "daemon.toml"
+            session.settings.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(sections.utf8), file: "daemon.toml").devices
             var next = reloads.makeIterator()
-            session.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(next.next()!.utf8), file: "daemon.toml") }
+            session.hooks.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(next.next()!.utf8), file: "daemon.toml") }
             try session.start(&source)
             try session.run(&source)
             self.source = source

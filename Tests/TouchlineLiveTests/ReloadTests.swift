@@ -12,8 +12,8 @@ import TouchlineLive
         var source = source
         let sink = LogSink(clock: source.clock)
         var session = LiveSession(sink: sink, clock: source.clock)
-        session.configPath = "graph.toml"
-        session.reloadConfiguration = { DaemonConfiguration(graph: try reload()) }
+        session.settings.configPath = "graph.toml"
+        session.hooks.reloadConfiguration = { DaemonConfiguration(graph: try reload()) }
         try session.start(&source)
         try session.run(&source)
         return sink

@@ -20,9 +20,9 @@ import TouchlineSettings
         source.events(0, finger.events)
         let sink = LogSink(clock: source.clock)
         var session = LiveSession(sink: sink, clock: source.clock)
-        session.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(devices.utf8), file: "daemon.toml").devices
-        session.honoursUdevCalibration = honours
-        session.udevProperties = { path in
+        session.settings.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(devices.utf8), file: "daemon.toml").devices
+        session.settings.honoursUdevCalibration = honours
+        session.hooks.udevProperties = { path in
             path == "/dev/input/event5" ? ["ID_INPUT_TOUCHSCREEN": "1"].merging(property.map { [UdevCalibration.property: $0] } ?? [:]) { a, _ in a } : nil
         }
         try session.start(&source)

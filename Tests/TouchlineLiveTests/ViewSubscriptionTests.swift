@@ -48,7 +48,7 @@ final class CountingViewSink: LiveSink {
         source.stop(at: ms(1000))
         let sink = CountingViewSink(SocketSink(server: server))
         var session = LiveSession(output: .gestures, sink: sink, clock: source.clock)
-        session.viewTap = server.viewTap
+        session.clients.viewTap = server.viewTap
         try session.start(&source)
         try session.run(&source)
         try server.step()
@@ -123,11 +123,11 @@ final class CountingViewSink: LiveSink {
         let clock = source.clock
         source.makeClone = { _ in GrabbingClone(clock: clock, node: "/dev/input/event90") }
         var session = LiveSession(sink: SocketSink(server: server), clock: clock)
-        session.viewTap = server.viewTap
-        session.configPath = "daemon.toml"
-        session.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(sections.utf8), file: "daemon.toml").devices
+        session.clients.viewTap = server.viewTap
+        session.settings.configPath = "daemon.toml"
+        session.settings.deviceConfiguration = try DaemonConfiguration.parse(bytes: Array(sections.utf8), file: "daemon.toml").devices
         var next = reloads.makeIterator()
-        session.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(next.next()!.utf8), file: "daemon.toml") }
+        session.hooks.reloadConfiguration = { try DaemonConfiguration.parse(bytes: Array(next.next()!.utf8), file: "daemon.toml") }
         try session.start(&source)
         try session.run(&source)
         try server.step()

@@ -11,14 +11,14 @@ The page must reach "done" and the rule it writes must be byte for byte the one 
 15 mm off and one more tap, the good one: the page must ask for the third point again (and
 say why) and still write the same rule. The answer channel is checked with plain requests: no
 secret, a foreign Origin, a foreign site, a body, anything but shown=N/redo=N: refused.
-From a daemon: `touchline daemon --dry-run --source trace:` of the same taps (1.5 s apart),
+From a daemon: `touchline daemon --dry-run --source trace:` of the same taps (1 s apart),
 holding the panel with pass-through and turning its frames 90 degrees, answers the page of
 `calibrate --daemon` with its raw frames: the page reaches "done" with --from's rule again.
 The check on the page: `calibrate --check --page trace:` of one tap at seed 7's point, under
 the clean run's matrix: the page shows the crosshair there, then the error, the one printed.
 Screenshots under --out (look at them): the start, the first crosshair, the point asked again,
 the result, the daemon's result, the check's crosshair and result. Run with /usr/bin/python3
-(Debian's selenium); about 40 s.
+(Debian's selenium); about 20 s.
 """
 import argparse
 import os
@@ -68,8 +68,10 @@ def check_point(seed):
     return tuple(out)
 
 
-def recording(path, taps, gap=0.6):
-    """A libinput record YAML of one-finger taps (80 ms each, `gap` s apart) at device units."""
+def recording(path, taps, gap=0.6, lead=None):
+    """A libinput record YAML of one-finger taps (80 ms each, `gap` s apart) at device units.
+    `lead`: the first tap that many seconds in, after an empty frame at 0.1 s (a trace source
+    opens its device at its first event: the daemon describes it from then on)."""
     lines = ["# libinput record", "# taps answering touchline calibrate's crosshairs (scripts/calibrate-page-test.py)",
              "version: 1", "ndevices: 1", "libinput:", '  version: "1.22.1"', '  git: "unknown"', "system:",
              '  os: "touchline:test"', '  kernel: "test"', '  dmi: "dmi:test"', "devices:", "- node: /dev/input/event0",
@@ -80,8 +82,10 @@ def recording(path, taps, gap=0.6):
              "      47: [0, 9, 0, 0, 0]", "      53: [0, %d, 0, 0, %d]" % (X_MAX, RES), "      54: [0, %d, 0, 0, %d]" % (Y_MAX, RES),
              "      57: [0, 65535, 0, 0, 0]", "    properties: [1]", "  udev:", "    properties:", "    - ID_INPUT=1",
              "    - ID_INPUT_TOUCHSCREEN=1", "  quirks:", "  events:"]
+    if lead is not None:
+        lines += ["  - evdev:", "    - [0, 100000, 0, 0, 0]"]
     for i, (x, y) in enumerate(taps):
-        t = 500000 + i * round(gap * 1000000)
+        t = round((0.5 if lead is None else lead) * 1000000) + i * round(gap * 1000000)
         down, up = (t // 1000000, t % 1000000), ((t + 80000) // 1000000, (t + 80000) % 1000000)
         lines.append("  - evdev:")
         for code in [(3, 57, 100 + i), (3, 53, x), (3, 54, y), (1, 330, 1), (3, 0, x), (3, 1, y), (0, 0, 0)]:
@@ -214,15 +218,18 @@ def page_flow(binary, driver, out, work, name, taps, hold, expect_again):
 
 def daemon_flow(binary, driver, out, work, taps):
     """The page of `calibrate --daemon`, its touches the daemon's raw frames. The daemon plays
-    the taps on its own clock (1.5 s apart, after 4 s): the page answers each crosshair long
+    the taps on its own clock, 1 s apart, the first 3.5 s after the recording's first event
+    (which opens the device, so that calibrate learns it): time for calibrate to start and the
+    page to load and be started on a loaded host. The page answers each crosshair long
     before its tap comes."""
     path = os.path.join(work, "daemon.yml")
-    recording(path, taps, gap=1.5)
+    recording(path, taps, gap=1.0, lead=3.5)
     config = os.path.join(work, "daemon.toml")
     with open(config, "w") as f:
         f.write('[[device]]\nmatch.name = "Calibration Test Panel"\nrotation = 90\npassthrough = true\n')
     socket = os.path.join(work, "touchline.sock")
-    daemon = subprocess.Popen([binary, "daemon", "--config", config, "--dry-run", "--source", "trace:" + path, "--start-delay", "4",
+    launched = time.time()
+    daemon = subprocess.Popen([binary, "daemon", "--config", config, "--dry-run", "--source", "trace:" + path, "--start-delay", "0.5",
                                "--socket", socket], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     rule = os.path.join(work, "daemon.page.rules")
     calibrate = None
@@ -233,6 +240,7 @@ def daemon_flow(binary, driver, out, work, taps):
         driver.get(calibrate.url)
         wait("the start screen", lambda: driver.execute_script("return document.getElementById('device').textContent") == "Calibration Test Panel")
         driver.find_element("id", "start").click()
+        check(time.time() - launched < 3.9, "daemon: the page started %.1f s after the daemon, before its first tap" % (time.time() - launched))
         state = wait("done", lambda: driver.execute_script("return document.getElementById('result').dataset.state"), 40)
         check(state == "done", "daemon: the page reaches done (%s) in %.1f s" % (state, time.time() - started))
         shown = driver.execute_script("return {found: document.getElementById('found').textContent, rule: document.getElementById('rule').textContent}")

@@ -2,7 +2,8 @@
 // screen on the touchscreen, one crosshair at a time, drawn to scale (a finger-sized ring), the
 // person touches it; the touch itself is read by Touchline from the device, raw, never from
 // the browser (whose touches the current mapping may send anywhere). The page reads the
-// calibration's lines from /stream (CalibrationRun.line says their shapes) and says only two
+// calibration's lines from /stream (CalibrationRun.line says their shapes; `calibrate --check
+// --page`'s are CheckRun's: one point, then "checked" with the error) and says only two
 // things back, as `POST /answer?shown=N` (point N is on the screen now: touches from now on are
 // its) and `POST /answer?redo=N` (the person wants the point before N again), with the answer
 // secret it was served with.

@@ -503,14 +503,15 @@ struct Calibrate: ParsableCommand {
     }
 
     /// The calibration --check measures (on Touchline's normalization) and where it comes from:
-    /// --matrix, the device's udev property (a node's; the daemon's device is read by name on
-    /// no node), or none.
+    /// --matrix, the device's udev property (of DEVICE: with --daemon there is no node to ask
+    /// udev about, so only --matrix), or none.
     func calibrationInForce(_ device: CalibratedDevice) -> (AffineMap, String) {
         let property = daemon || node?.hasPrefix("trace:") != false ? nil : UdevDatabase.properties(ofNode: node!)?[UdevCalibration.property]
         if let text = matrix ?? property, let numbers = UdevCalibration.parse(text), let given = AffineMap(numbers) {
             return (given.fromLibinputAxes(xSpan: device.xSpan, ySpan: device.ySpan), matrix != nil ? "--matrix" : "the udev property \(UdevCalibration.property)")
         }
-        return (.identity, "no calibration (the device's own coordinates)")
+        return (.identity, daemon ? "no calibration (the device's own coordinates; with --daemon give --matrix, the udev property's numbers)"
+            : "no calibration (the device's own coordinates)")
     }
 
     /// The first touch of DEVICE or the daemon (normalized), as --corners reads its touches.

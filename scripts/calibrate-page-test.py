@@ -188,11 +188,15 @@ def page_flow(binary, driver, out, work, name, taps, hold, expect_again):
         driver.execute_script(HOLD, hold, 2 if expect_again else 1)
         driver.find_element("id", "start").click()
         wait("point %d held on screen" % (hold + 1), lambda: driver.execute_script("return window.held !== null"))
-        cross = driver.execute_script(
-            "const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, ring: +c.ring,"
-            " w: innerWidth, h: innerHeight, title: document.getElementById('title').textContent,"
-            " note: document.getElementById('note').textContent}")
         x, y = LAYOUT[hold]
+        # Start asks for full screen: the window may still be resizing (the page places the
+        # crosshair again on `resize`), so the crosshair is read once it matches the window.
+        read = ("const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, ring: +c.ring,"
+                " w: innerWidth, h: innerHeight, title: document.getElementById('title').textContent,"
+                " note: document.getElementById('note').textContent}")
+        settled = lambda c: abs(c["x"] - x * c["w"]) < 1 and abs(c["y"] - y * c["h"]) < 1
+        cross = wait("the crosshair placed for the window", lambda: (lambda c: c if settled(c) else None)(driver.execute_script(read)), 3) \
+            or driver.execute_script(read)
         check(abs(cross["x"] - x * cross["w"]) < 1 and abs(cross["y"] - y * cross["h"]) < 1,
               "%s: point %d's crosshair at %.2f, %.2f of the window (%.1f, %.1f px)" % (name, hold + 1, x, y, cross["x"], cross["y"]))
         mm = (cross["w"] * cross["h"] / (216.0 * 135.0)) ** 0.5
@@ -276,9 +280,11 @@ def check_flow(binary, driver, out, work, matrix):
         driver.execute_script(HOLD, 0, 1)
         driver.find_element("id", "start").click()
         wait("the check's point held on screen", lambda: driver.execute_script("return window.held !== null"))
-        cross = driver.execute_script(
-            "const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, w: innerWidth, h: innerHeight,"
-            " title: document.getElementById('title').textContent}")
+        read = ("const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, w: innerWidth, h: innerHeight,"
+                " title: document.getElementById('title').textContent}")
+        settled = lambda c: abs(c["x"] - point[0] * c["w"]) < 1 and abs(c["y"] - point[1] * c["h"]) < 1
+        cross = wait("the check's crosshair placed for the window", lambda: (lambda c: c if settled(c) else None)(driver.execute_script(read)), 3) \
+            or driver.execute_script(read)
         check(abs(cross["x"] - point[0] * cross["w"]) < 1 and abs(cross["y"] - point[1] * cross["h"]) < 1 and cross["title"] == "Check (seed 7)",
               "check: one crosshair at seed 7's point %.3f, %.3f (%.1f, %.1f px), titled %r" % (point[0], point[1], cross["x"], cross["y"], cross["title"]))
         driver.save_screenshot(os.path.join(out, "calibrate-check-point.png"))

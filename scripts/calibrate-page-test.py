@@ -11,8 +11,14 @@ The page must reach "done" and the rule it writes must be byte for byte the one 
 15 mm off and one more tap, the good one: the page must ask for the third point again (and
 say why) and still write the same rule. The answer channel is checked with plain requests: no
 secret, a foreign Origin, a foreign site, a body, anything but shown=N/redo=N: refused.
+From a daemon: `touchline daemon --dry-run --source trace:` of the same taps (1 s apart),
+holding the panel with pass-through and turning its frames 90 degrees, answers the page of
+`calibrate --daemon` with its raw frames: the page reaches "done" with --from's rule again.
+The check on the page: `calibrate --check --page trace:` of one tap at seed 7's point, under
+the clean run's matrix: the page shows the crosshair there, then the error, the one printed.
 Screenshots under --out (look at them): the start, the first crosshair, the point asked again,
-the result. Run with /usr/bin/python3 (Debian's selenium); about 20 s.
+the result, the daemon's result, the check's crosshair and result. Run with /usr/bin/python3
+(Debian's selenium); about 20 s.
 """
 import argparse
 import os
@@ -49,8 +55,23 @@ def device_point(target):
     return round(v * X_MAX), round((1 - u) * Y_MAX)
 
 
-def recording(path, taps):
-    """A libinput record YAML of one-finger taps (80 ms each, 0.6 s apart) at device units."""
+def check_point(seed):
+    """CalibrationCheck.point: SplitMix64's first two outputs, in 0.15 to 0.85."""
+    mask, state, out = (1 << 64) - 1, seed, []
+    for _ in range(2):
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        z ^= z >> 31
+        out.append(0.15 + (z >> 11) / float(1 << 53) * 0.7)
+    return tuple(out)
+
+
+def recording(path, taps, gap=0.6, lead=None):
+    """A libinput record YAML of one-finger taps (80 ms each, `gap` s apart) at device units.
+    `lead`: the first tap that many seconds in, after an empty frame at 0.1 s (a trace source
+    opens its device at its first event: the daemon describes it from then on)."""
     lines = ["# libinput record", "# taps answering touchline calibrate's crosshairs (scripts/calibrate-page-test.py)",
              "version: 1", "ndevices: 1", "libinput:", '  version: "1.22.1"', '  git: "unknown"', "system:",
              '  os: "touchline:test"', '  kernel: "test"', '  dmi: "dmi:test"', "devices:", "- node: /dev/input/event0",
@@ -61,8 +82,10 @@ def recording(path, taps):
              "      47: [0, 9, 0, 0, 0]", "      53: [0, %d, 0, 0, %d]" % (X_MAX, RES), "      54: [0, %d, 0, 0, %d]" % (Y_MAX, RES),
              "      57: [0, 65535, 0, 0, 0]", "    properties: [1]", "  udev:", "    properties:", "    - ID_INPUT=1",
              "    - ID_INPUT_TOUCHSCREEN=1", "  quirks:", "  events:"]
+    if lead is not None:
+        lines += ["  - evdev:", "    - [0, 100000, 0, 0, 0]"]
     for i, (x, y) in enumerate(taps):
-        t = 500000 + i * 600000
+        t = round((0.5 if lead is None else lead) * 1000000) + i * round(gap * 1000000)
         down, up = (t // 1000000, t % 1000000), ((t + 80000) // 1000000, (t + 80000) % 1000000)
         lines.append("  - evdev:")
         for code in [(3, 57, 100 + i), (3, 53, x), (3, 54, y), (1, 330, 1), (3, 0, x), (3, 1, y), (0, 0, 0)]:
@@ -165,11 +188,15 @@ def page_flow(binary, driver, out, work, name, taps, hold, expect_again):
         driver.execute_script(HOLD, hold, 2 if expect_again else 1)
         driver.find_element("id", "start").click()
         wait("point %d held on screen" % (hold + 1), lambda: driver.execute_script("return window.held !== null"))
-        cross = driver.execute_script(
-            "const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, ring: +c.ring,"
-            " w: innerWidth, h: innerHeight, title: document.getElementById('title').textContent,"
-            " note: document.getElementById('note').textContent}")
         x, y = LAYOUT[hold]
+        # Start asks for full screen: the window may still be resizing (the page places the
+        # crosshair again on `resize`), so the crosshair is read once it matches the window.
+        read = ("const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, ring: +c.ring,"
+                " w: innerWidth, h: innerHeight, title: document.getElementById('title').textContent,"
+                " note: document.getElementById('note').textContent}")
+        settled = lambda c: abs(c["x"] - x * c["w"]) < 1 and abs(c["y"] - y * c["h"]) < 1
+        cross = wait("the crosshair placed for the window", lambda: (lambda c: c if settled(c) else None)(driver.execute_script(read)), 3) \
+            or driver.execute_script(read)
         check(abs(cross["x"] - x * cross["w"]) < 1 and abs(cross["y"] - y * cross["h"]) < 1,
               "%s: point %d's crosshair at %.2f, %.2f of the window (%.1f, %.1f px)" % (name, hold + 1, x, y, cross["x"], cross["y"]))
         mm = (cross["w"] * cross["h"] / (216.0 * 135.0)) ** 0.5
@@ -189,6 +216,92 @@ def page_flow(binary, driver, out, work, name, taps, hold, expect_again):
         check("rotated 90° clockwise, scaled 0.900 × 0.900" in shown["found"], "%s: the page names it: %s" % (name, shown["found"]))
         check(os.path.exists(rule) and rule in shown["written"], "%s: the page says where the rule was written" % name)
         return rule, shown["rule"], stdout
+    finally:
+        calibrate.stop()
+
+
+def daemon_flow(binary, driver, out, work, taps):
+    """The page of `calibrate --daemon`, its touches the daemon's raw frames. The daemon plays
+    the taps on its own clock, 1 s apart, the first 3.5 s after the recording's first event
+    (which opens the device, so that calibrate learns it): time for calibrate to start and the
+    page to load and be started on a loaded host. The page answers each crosshair long
+    before its tap comes."""
+    path = os.path.join(work, "daemon.yml")
+    recording(path, taps, gap=1.0, lead=3.5)
+    config = os.path.join(work, "daemon.toml")
+    with open(config, "w") as f:
+        f.write('[[device]]\nmatch.name = "Calibration Test Panel"\nrotation = 90\npassthrough = true\n')
+    socket = os.path.join(work, "touchline.sock")
+    launched = time.time()
+    daemon = subprocess.Popen([binary, "daemon", "--config", config, "--dry-run", "--source", "trace:" + path, "--start-delay", "0.5",
+                               "--socket", socket], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    rule = os.path.join(work, "daemon.page.rules")
+    calibrate = None
+    try:
+        wait("the daemon's socket", lambda: os.path.exists(socket), 10)
+        calibrate = Calibrate(binary, "--daemon", "--socket", socket, "--udev-rule", rule)
+        started = time.time()
+        driver.get(calibrate.url)
+        wait("the start screen", lambda: driver.execute_script("return document.getElementById('device').textContent") == "Calibration Test Panel")
+        driver.find_element("id", "start").click()
+        check(time.time() - launched < 3.9, "daemon: the page started %.1f s after the daemon, before its first tap" % (time.time() - launched))
+        state = wait("done", lambda: driver.execute_script("return document.getElementById('result').dataset.state"), 40)
+        check(state == "done", "daemon: the page reaches done (%s) in %.1f s" % (state, time.time() - started))
+        shown = driver.execute_script("return {found: document.getElementById('found').textContent, rule: document.getElementById('rule').textContent}")
+        driver.save_screenshot(os.path.join(out, "calibrate-daemon-done.png"))
+        status, stdout, stderr = calibrate.finish()
+        check(status == 0, "daemon: calibrate --daemon ends with status 0 (%s; %s)" % (status, stderr.strip()[-300:]))
+        check("device 0 of the daemon, Calibration Test Panel" in stderr, "daemon: calibrate names the daemon's device")
+        check("rotated 90° clockwise, scaled 0.900 × 0.900" in shown["found"], "daemon: the page names it (the daemon's rotation not in it): %s" % shown["found"])
+        return rule, shown["rule"]
+    finally:
+        if calibrate:
+            calibrate.stop()
+        if daemon.poll() is None:
+            daemon.send_signal(signal.SIGTERM)
+        try:
+            daemon.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            daemon.kill()
+            daemon.wait()
+
+
+def check_flow(binary, driver, out, work, matrix):
+    """`calibrate --check --page`: seed 7's crosshair, touched where the panel's map puts it."""
+    point = check_point(7)
+    path = os.path.join(work, "check.yml")
+    recording(path, [device_point(point)])
+    calibrate = Calibrate(binary, "--check", "--page", "trace:" + path, "--seed", "7", "--matrix", matrix)
+    try:
+        driver.get(calibrate.url)
+        wait("the check's start screen", lambda: driver.execute_script("return document.getElementById('device').textContent") == "Calibration Test Panel")
+        title = driver.execute_script("return document.getElementById('title').textContent")
+        check(title == "touchline calibrate --check", "check: the start screen says it is the check (%r)" % title)
+        driver.execute_script(HOLD, 0, 1)
+        driver.find_element("id", "start").click()
+        wait("the check's point held on screen", lambda: driver.execute_script("return window.held !== null"))
+        read = ("const c = document.getElementById('cross').dataset; return {x: +c.x, y: +c.y, w: innerWidth, h: innerHeight,"
+                " title: document.getElementById('title').textContent}")
+        settled = lambda c: abs(c["x"] - point[0] * c["w"]) < 1 and abs(c["y"] - point[1] * c["h"]) < 1
+        cross = wait("the check's crosshair placed for the window", lambda: (lambda c: c if settled(c) else None)(driver.execute_script(read)), 3) \
+            or driver.execute_script(read)
+        check(abs(cross["x"] - point[0] * cross["w"]) < 1 and abs(cross["y"] - point[1] * cross["h"]) < 1 and cross["title"] == "Check (seed 7)",
+              "check: one crosshair at seed 7's point %.3f, %.3f (%.1f, %.1f px), titled %r" % (point[0], point[1], cross["x"], cross["y"], cross["title"]))
+        driver.save_screenshot(os.path.join(out, "calibrate-check-point.png"))
+        driver.execute_script("window.held()")
+        state = wait("the check's result", lambda: driver.execute_script("return document.getElementById('result').dataset.state"))
+        check(state == "checked", "check: the page shows the result (%s)" % state)
+        shown = driver.execute_script("return {verdict: document.getElementById('verdict').textContent, found: document.getElementById('found').textContent,"
+                                      " fit: document.getElementById('fit').hidden, report: document.getElementById('report').textContent}")
+        driver.save_screenshot(os.path.join(out, "calibrate-check-done.png"))
+        status, stdout, stderr = calibrate.finish()
+        printed = re.search(r"off by ([0-9.]+) mm", stdout)
+        on_page = re.search(r"off by ([0-9.]+) mm", shown["verdict"])
+        check(status == 0 and printed is not None, "check: calibrate prints the error and ends with 0 (%s; %s)" % (status, stdout.strip() or stderr.strip()[-300:]))
+        check(on_page is not None and printed is not None and on_page.group(1) == printed.group(1) and float(printed.group(1)) < 1,
+              "check: the page shows the printed error: %r" % shown["verdict"])
+        check("within the tolerance of 4.0 mm" in shown["found"] and shown["fit"] and shown["report"] == stdout,
+              "check: the page says it is within the tolerance and shows the printed report")
     finally:
         calibrate.stop()
 
@@ -254,6 +367,13 @@ def main():
             check(shown_rule == open(from_rule).read(), "%s: the page shows that rule" % name)
             check(stdout.startswith(result.stdout.split("\n")[0]) and "point 1: aimed at 0.100,0.100" in stdout,
                   "%s: the terminal gets --from's report" % name)
+        recording(os.path.join(work, "clean.yml"), clean)
+        rule, shown_rule = daemon_flow(args.binary, driver, args.out, work, clean)
+        from_rule = os.path.join(work, "clean.from.rules")
+        same = os.path.exists(rule) and os.path.exists(from_rule) and open(rule).read() == open(from_rule).read()
+        check(same and shown_rule == open(from_rule).read(), "daemon: the page's rule is --from's, byte for byte")
+        matrix = re.search(r'LIBINPUT_CALIBRATION_MATRIX}="([^"]*)"', open(from_rule).read()).group(1)
+        check_flow(args.binary, driver, args.out, work, matrix)
     finally:
         driver.quit()
     answers_refused(args.binary, work)

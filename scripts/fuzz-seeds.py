@@ -168,6 +168,14 @@ def main():
         b"1.05 0 -0.02 0 0.95 0.03 extra\n192,108 1728,108 1728,972 192,972",
         b"1 0 0 0 1 nan\n0.5,0.5 0.5,0.5 0.5,0.5", b"1 0 0x1p-3 0 1 1e300\n0,0 1,1 0.5,0.5",
         b"\n0.1,0.1,0.1 x,y 1e-320,0 -0,1", b"1 2 3\n" + b"0.1,0.2 " * 70,
+        # The daemon's view lines, as `calibrate --daemon` reads them: a device, a tap's frames
+        # (with raw positions and without), an event, a drop report, wrong lines.
+        b'{"view":"device","device":0,"width":135.00,"height":216.00,"native":{"name":"Panel \\"x\\"","vendor":3823,"product":1,'
+        b'"xMin":0,"xMax":2160,"yMin":0,"yMax":1350,"width":216.0000,"height":135.0000},"targets":[],"recognizers":[]}\n'
+        b'{"time":0.500000,"device":0,"contacts":[{"id":0,"phase":"began","slot":0,"x":13.50,"y":21.60,"nx":0.1,"ny":0.1}],"raw":[{"id":0,"x":21.60,"y":13.50}]}\n'
+        b'{"time":0.580000,"device":0,"contacts":[{"id":0,"phase":"ended","slot":0,"x":21.60,"y":13.50,"nx":0.1,"ny":0.1}]}\n'
+        b'{"v":1,"seq":1,"time":0.58,"device":0,"gesture":"tap"}\n{"dropped":3,"total":9}\n'
+        b'{"time":1e300,"device":0,"contacts":[{"id":0,"phase":"moved","x":1e5,"y":-0}]}\n{"view":"device","device":-1}',
     ]
     for k, data in enumerate(calibrations):
         corpus.add("FuzzCalibration", f"calibration-{k}", data)

@@ -8,7 +8,8 @@
 #                    the graph on the turned frames, [[action]] matching)
 #   FuzzSocketMessage  a client's line on the event socket (TouchlineLive's ClientMessageParser)
 #   FuzzJSONReader   TouchlineCore's JSONReader alone: a value or a placed error, and values read back
-#   FuzzCalibration  `calibrate --points`, the udev property LIBINPUT_CALIBRATION_MATRIX, and the fit
+#   FuzzCalibration  `calibrate --points`, the udev property LIBINPUT_CALIBRATION_MATRIX, the fit,
+#                    and the daemon's view lines as `calibrate --daemon` reads them
 # Seeds come from the shared traces, Recordings/, the docs' and tests' configs and toml-test's
 # files (scripts/fuzz-seeds.py). The corpus (seeds and what the fuzzer found) is kept in
 # .build-fuzz-corpus/TARGET between runs.

@@ -77,3 +77,100 @@ extension AffineMap {
         return AffineMap(a / kx, b / ky, c, d / kx, e / ky, f)
     }
 }
+
+/// What the page's executable drives (CalibrationRun, CheckRun): the page's answers and the
+/// device's touches in, the page's current line out.
+public protocol PageRun: Sendable {
+    /// A touch is taken now (the page said it shows the point it is for).
+    var armed: Bool { get }
+    /// The run has its outcome: no touch is taken any more.
+    var isOver: Bool { get }
+    /// The `shown=N` the page answers once it shows the outcome.
+    var shownAtEnd: Int { get }
+    mutating func answer(_ answer: CalibrationRun.Answer) -> Bool
+    mutating func touch(_ normalized: Point) -> Bool
+    /// The line the page reads now, while the run is not over.
+    func pageLine(device: CalibratedDevice) -> [UInt8]
+}
+
+extension CalibrationRun: PageRun {
+    public var isOver: Bool { outcome != nil }
+    public var shownAtEnd: Int { targets.count }
+    public func pageLine(device: CalibratedDevice) -> [UInt8] { line(device: device) }
+}
+
+/// `calibrate --check --page`: the check's one point as a crosshair on the page (the page's
+/// own protocol: the point is taken once the page says it shows it), then the error on it.
+public struct CheckRun: PageRun {
+    public let target: Point
+    public let seed: UInt64
+    public private(set) var armed = false
+    /// The touch (normalized device coordinates), once taken.
+    public private(set) var touched: Point?
+
+    public init(seed: UInt64) {
+        self.seed = seed
+        target = CalibrationCheck.point(seed: seed)
+    }
+
+    public var isOver: Bool { touched != nil }
+    public var shownAtEnd: Int { 1 }
+
+    public mutating func answer(_ answer: CalibrationRun.Answer) -> Bool {
+        guard touched == nil, !armed, answer == .shown(0) else { return false }
+        armed = true
+        return true
+    }
+
+    public mutating func touch(_ normalized: Point) -> Bool {
+        guard armed, touched == nil, normalized.x.isFinite, normalized.y.isFinite else { return false }
+        touched = normalized
+        armed = false
+        return true
+    }
+
+    /// `{"calibrate":"point","check":7,"index":0,"of":1,"prompt":0,"x":…,"y":…,"taken":0,…}`:
+    /// a point line as the calibration's, with the seed.
+    public func pageLine(device: CalibratedDevice) -> [UInt8] {
+        var w = JSONWriter(capacity: 256)
+        w.beginObject()
+        w.field("calibrate", raw: "point")
+        w.field("check", Int64(bitPattern: seed))
+        w.field("index", 0)
+        w.field("of", 1)
+        w.field("prompt", 0)
+        w.field("x", target.x, decimals: 4)
+        w.field("y", target.y, decimals: 4)
+        w.field("taken", 0)
+        Self.deviceFields(device, into: &w)
+        w.endObject()
+        return w.bytes
+    }
+
+    /// `{"calibrate":"checked","seed":7,"x":…,"y":…,"error":1.4,"tolerance":4.0,"within":true,
+    /// "calibration":"--matrix","report":"check: …",…}`: the outcome (`error` null when the map
+    /// folds the plane).
+    public static func line(_ check: CalibrationCheck, seed: UInt64, calibration: String, tolerance: Double, device: CalibratedDevice) -> [UInt8] {
+        var w = JSONWriter(capacity: 1024)
+        w.beginObject()
+        w.field("calibrate", raw: "checked")
+        w.field("seed", Int64(bitPattern: seed))
+        w.field("x", check.target.x, decimals: 4)
+        w.field("y", check.target.y, decimals: 4)
+        let error = check.error
+        if error.isFinite { w.field("error", error, decimals: 1) } else { w.fieldNull("error") }
+        w.field("tolerance", tolerance, decimals: 1)
+        w.field("within", error <= tolerance)
+        w.field("calibration", calibration)
+        w.field("report", check.report(seed: seed, calibration: calibration, tolerance: tolerance))
+        deviceFields(device, into: &w)
+        w.endObject()
+        return w.bytes
+    }
+
+    static func deviceFields(_ device: CalibratedDevice, into w: inout JSONWriter) {
+        w.field("device", device.name)
+        w.field("panelWidth", device.sensor.width, decimals: 2)
+        w.field("panelHeight", device.sensor.height, decimals: 2)
+    }
+}

@@ -47,6 +47,13 @@ public struct JSONWriter: Sendable, JSONMembers {
         needsComma = false
     }
 
+    /// `,"key":{`: an object as a member of the one being written.
+    @inlinable public mutating func beginObject(_ key: StaticString) {
+        self.key(key)
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+    }
+
     @inlinable public mutating func endObject() {
         bytes.append(UInt8(ascii: "}"))
         needsComma = true

@@ -19,15 +19,22 @@ extension EventSocketServer {
     /// sent to those here.
     public func publishDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {
         var w = JSONWriter(capacity: 512)
-        ViewLines.device(index, surface: surface, configuration: configuration, into: &w)
+        ViewLines.device(index, surface: surface, native: viewNatives[index], configuration: configuration, into: &w)
         viewDevices[index] = w.bytes
         guard viewTap.viewers > 0 else { return }
         for client in clients where client.filter?.view == true { client.deliver(w.bytes, droppable: false) }
     }
 
+    /// A device opened: what it says of itself, kept for its device lines (which its graph's
+    /// rebuilds write again without it).
+    public func describeDevice(_ index: Int, native: ViewLines.Native) {
+        viewNatives[index] = native
+    }
+
     /// A device went away: viewers to come are not told about it.
     public func forgetDevice(_ index: Int) {
         viewDevices[index] = nil
+        viewNatives[index] = nil
     }
 
     /// One frame to every viewer whose filter admits its device.

@@ -65,6 +65,8 @@ public final class EventSocketServer {
     public let viewTap = ViewTap()
     /// Each open device's `{"view":"device",…}` line, sent to a viewer when it subscribes.
     var viewDevices: [Int: [UInt8]] = [:]
+    /// Each open device as it describes itself (the device lines' `native`).
+    var viewNatives: [Int: ViewLines.Native] = [:]
     /// One frame line, written once per frame and sent to every viewer.
     var viewLine = JSONWriter(capacity: 1024)
 

@@ -159,6 +159,7 @@ public struct LiveSession {
         table.setups[index] = setup
         clients.share(settings, setups: table.setups)
         sink.deviceOpened(index, surface: setup.surface)
+        sink.describeDevice(index, description, native: assembler.geometry.size)
         sink.viewDevice(index, surface: setup.surface, configuration: pipeline.graph(of: index)?.configuration ?? setup.configuration)
         // Asked of the source with the sections running now (a reload's, for a device plugged
         // in after it), once it has delivered.

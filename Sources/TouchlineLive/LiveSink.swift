@@ -20,6 +20,9 @@ public protocol LiveSink: AnyObject {
     /// `touchline view` (docs/view.md): device `index`'s surface and the configuration its graph
     /// runs, when it opens or its graph is rebuilt.
     func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration)
+    /// Device `index` opened: its description and its panel in mm (native axes), before its
+    /// first `viewDevice` (the device line's `native`, for `calibrate --daemon`).
+    func describeDevice(_ index: Int, _ description: DeviceDescription, native size: Size)
     /// `touchline view`: a completed frame after the device transform, and as assembled. Called
     /// only while `SessionClients.viewTap` counts a viewer.
     func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws
@@ -31,6 +34,7 @@ public protocol LiveSink: AnyObject {
 extension LiveSink {
     public func deviceOpened(_ index: Int, surface: Size) {}
     public func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {}
+    public func describeDevice(_ index: Int, _ description: DeviceDescription, native size: Size) {}
     public func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {}
     public func viewHold(_ report: HoldReport, device: Int) throws {}
 }

@@ -52,6 +52,10 @@ public final class SocketSink: LiveSink {
         server.publishDevice(index, surface: surface, configuration: configuration)
     }
 
+    public func describeDevice(_ index: Int, _ description: DeviceDescription, native size: Size) {
+        server.describeDevice(index, native: ViewLines.Native(description, size: size))
+    }
+
     public func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {
         try server.publishFrame(frame, raw: raw, device: device)
     }

@@ -6,17 +6,63 @@ import TouchlineCore
 import TouchlineGestures
 
 public enum ViewLines {
-    /// `{"view":"device","device":0,"width":120.00,"height":80.00,"targets":[{"name":"surface",
-    /// "x":0.00,"y":0.00,"w":120.00,"h":80.00,"z":0}],"recognizers":[{"name":"tap","gesture":"tap",
-    /// "target":"surface"}]}` and a newline: the surface in mm as the graph sees it (after the
-    /// device's rotation), its targets in mm, its recognizers. Names are data: the page shows
-    /// them as text, never as markup.
-    public static func device(_ index: Int, surface: Size, configuration: GraphConfiguration, into w: inout JSONWriter) {
+    /// What a device says of itself, before any `[[device]]` setting turns it: what a client
+    /// that reads the raw positions needs (`touchline calibrate --daemon` normalizes them over
+    /// the panel as libinput does, and matches its udev rule on the name and ids).
+    public struct Native: Hashable, Sendable {
+        /// Longer names are cut (at a character): the kernel's own buffer (EVIOCGNAME) is 256
+        /// bytes, and a recording's header may say anything.
+        public static let maximumNameBytes = 255
+
+        public var name: String
+        public var vendor: UInt16
+        public var product: UInt16
+        /// ABS_MT_POSITION_X/Y's range (ABS_X/Y for a single-touch device), device units.
+        public var xMinimum, xMaximum, yMinimum, yMaximum: Int32
+        /// The panel in mm, native axes: what the raw positions are measured on (the
+        /// resolution's, or `--size`/`[[device]] size`).
+        public var size: Size
+
+        public init(_ description: DeviceDescription, size: Size) {
+            var name = description.name
+            while name.utf8.count > Self.maximumNameBytes { name.removeLast() }
+            self.name = name
+            vendor = description.vendor
+            product = description.product
+            let x = description.xAxis ?? AbsInfo(minimum: 0, maximum: 0)
+            let y = description.yAxis ?? AbsInfo(minimum: 0, maximum: 0)
+            (xMinimum, xMaximum, yMinimum, yMaximum) = (x.minimum, x.maximum, y.minimum, y.maximum)
+            self.size = size
+        }
+    }
+
+    /// `{"view":"device","device":0,"width":120.00,"height":80.00,"native":{"name":"…","vendor":3823,
+    /// "product":1,"xMin":0,"xMax":4095,"yMin":0,"yMax":4095,"width":120.0000,"height":80.0000},
+    /// "targets":[{"name":"surface","x":0.00,"y":0.00,"w":120.00,"h":80.00,"z":0}],
+    /// "recognizers":[{"name":"tap","gesture":"tap","target":"surface"}]}` and a newline: the
+    /// surface in mm as the graph sees it (after the device's rotation), the device as it
+    /// reports itself (`native`, when known), its targets in mm, its recognizers. Names are
+    /// data: the page shows them as text, never as markup.
+    public static func device(_ index: Int, surface: Size, native: Native? = nil, configuration: GraphConfiguration, into w: inout JSONWriter) {
         w.beginObject()
         w.field("view", raw: "device")
         w.field("device", index)
         w.field("width", surface.width, decimals: TouchFrame.millimetreDecimals)
         w.field("height", surface.height, decimals: TouchFrame.millimetreDecimals)
+        if let native {
+            w.beginObject("native")
+            w.field("name", native.name)
+            w.field("vendor", Int(native.vendor))
+            w.field("product", Int(native.product))
+            w.field("xMin", Int(native.xMinimum))
+            w.field("xMax", Int(native.xMaximum))
+            w.field("yMin", Int(native.yMinimum))
+            w.field("yMax", Int(native.yMaximum))
+            // Finer than the surface's: the raw positions are divided by it.
+            w.field("width", native.size.width, decimals: 4)
+            w.field("height", native.size.height, decimals: 4)
+            w.endObject()
+        }
         w.beginArray("targets")
         for target in configuration.targets {
             let rect = target.millimetreRect(on: surface)

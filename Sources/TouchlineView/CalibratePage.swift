@@ -2,7 +2,8 @@
 // screen on the touchscreen, one crosshair at a time, drawn to scale (a finger-sized ring), the
 // person touches it; the touch itself is read by Touchline from the device, raw, never from
 // the browser (whose touches the current mapping may send anywhere). The page reads the
-// calibration's lines from /stream (CalibrationRun.line says their shapes) and says only two
+// calibration's lines from /stream (CalibrationRun.line says their shapes; `calibrate --check
+// --page`'s are CheckRun's: one point, then "checked" with the error) and says only two
 // things back, as `POST /answer?shown=N` (point N is on the screen now: touches from now on are
 // its) and `POST /answer?redo=N` (the person wants the point before N again), with the answer
 // secret it was served with.
@@ -101,11 +102,11 @@ button { min-height: 56px; min-width: 56px; padding: 0 22px; font-size: 20px; co
 <div id="result" data-state="">
   <h1 id="verdict"></h1>
   <p id="found"></p>
-  <table><thead><tr><th>point</th><th>aimed at (x, y of the screen)</th><th>off by</th></tr></thead><tbody id="residuals"></tbody></table>
+  <div id="fit"><table><thead><tr><th>point</th><th>aimed at (x, y of the screen)</th><th>off by</th></tr></thead><tbody id="residuals"></tbody></table>
   <p id="written"></p>
   <h2>udev rule (libinput, compositors, Touchline's evdev source)</h2><pre id="rule"></pre>
   <h2>Touchline's [[device]] section</h2><pre id="section"></pre>
-  <h2>X11</h2><pre id="xinput"></pre>
+  <h2>X11</h2><pre id="xinput"></pre></div>
   <h2>Report</h2><pre id="report"></pre>
 </div>
 <script nonce="{{nonce}}">
@@ -157,11 +158,16 @@ button { min-height: 56px; min-width: 56px; padding: 0 22px; font-size: 20px; co
 
   function show(line) {
     $("device").textContent = line.device;
+    const checking = typeof line.check === "number";
+    if (line.calibrate === "point" && checking && !started) {
+      $("title").textContent = "touchline calibrate --check";
+      $("line").textContent = "Open this page on the touchscreen, then touch Start: it goes full screen and shows one cross at a point of its own. Touch its centre with one finger and lift it: how far off the touch lands is measured.";
+    }
     if (line.calibrate === "point") {
       points[line.index] = [line.x, line.y];
       if (!started) return;
       say.dataset.state = "point";
-      $("title").textContent = "Point " + (line.index + 1) + " of " + line.of;
+      $("title").textContent = checking ? "Check (seed " + line.check + ")" : "Point " + (line.index + 1) + " of " + line.of;
       $("line").textContent = "Touch the centre of the cross and lift the finger.";
       $("note").textContent = line.note ? "Point " + (line.index + 1) + " again: " + line.note : "";
       $("start").hidden = true;
@@ -172,6 +178,23 @@ button { min-height: 56px; min-width: 56px; padding: 0 22px; font-size: 20px; co
         // Answered once the crosshair is painted: two animation frames after it is placed.
         requestAnimationFrame(() => requestAnimationFrame(() => answer("shown=" + line.index)));
       }
+    } else if (line.calibrate === "checked") {
+      cross.style.display = "none";
+      say.style.display = "none";
+      const result = $("result");
+      result.style.display = "block";
+      result.dataset.state = "checked";
+      $("fit").hidden = true;
+      const off = line.error === null ? "the calibration folds the screen: no touch lands on the point" : "off by " + line.error.toFixed(1) + " mm";
+      $("verdict").textContent = "Check: " + off;
+      $("verdict").className = line.within ? "" : "bad";
+      $("found").textContent = "Aimed at " + line.x.toFixed(3) + ", " + line.y.toFixed(3) + " of the screen (seed " + line.seed + "), measured under "
+        + line.calibration + ": " + (line.within ? "within" : "more than") + " the tolerance of " + line.tolerance.toFixed(1) + " mm"
+        + (line.within ? "." : ": calibrate again.");
+      $("report").textContent = line.report;
+      if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+      answer("shown=1");
+      source.close();
     } else if (line.calibrate === "done" || line.calibrate === "failed") {
       cross.style.display = "none";
       say.style.display = "none";

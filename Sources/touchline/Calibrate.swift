@@ -36,6 +36,15 @@ struct Calibrate: ParsableCommand {
             --check DEVICE: one touch at a random point (its seed printed; --seed N repeats it), \
             its error in mm under --matrix, the device's udev property, or none.
 
+            --check --page DEVICE: the same point as a crosshair on the page, its error shown there \
+            and printed here.
+
+            --daemon (instead of DEVICE, for the page, --check and --corners): the touches come \
+            from the running daemon's raw frames through its socket (--socket, default as \
+            `touchline listen`), for a touchscreen the daemon holds (pass-through grabs it); \
+            --device N picks one of several. The daemon's [[device]] settings do not apply: the \
+            fit is of the device's own coordinates, as on DEVICE.
+
             --corners DEVICE: asks on standard error for the four corners of the screen in turn, \
             read from the touchscreen DEVICE (/dev/input/eventN; trace:FILE plays a recording \
             instead), and gives its orientation (rotation, flips, swap) and extent. See \
@@ -57,7 +66,7 @@ struct Calibrate: ParsableCommand {
     @Option(help: ArgumentHelp("The screen's size in pixels: --points are then pixels from its top-left corner (a browser's clientX, clientY).", valueName: "WxH"))
     var screen: String?
 
-    @Option(help: ArgumentHelp("The device of a recording with taps on several (numbered as `touchline inspect` lists them).", valueName: "N"))
+    @Option(help: ArgumentHelp("The device of a recording with taps on several (numbered as `touchline inspect` lists them), or with --daemon, of the daemon's (its events' \"device\"; default: the first it describes).", valueName: "N"))
     var device: Int?
 
     @Option(help: ArgumentHelp("mm on the panel beyond which a point is off the fit (default 4).", valueName: "MM"))
@@ -71,6 +80,15 @@ struct Calibrate: ParsableCommand {
 
     @Flag(help: "Check the calibration in force: one touch at a random point (printed, from --seed), its error in mm.")
     var check = false
+
+    @Flag(name: .customLong("page"), help: "With --check: show the point as a crosshair on the page (as the calibration's), its error there too.")
+    var onPage = false
+
+    @Flag(help: "Take the touches from the running daemon's raw frames (its socket) instead of DEVICE: for a touchscreen the daemon holds (pass-through grabs it).")
+    var daemon = false
+
+    @Option(help: ArgumentHelp("With --daemon: the event socket's path. Default: as `touchline listen`'s.", valueName: "path"))
+    var socket: String?
 
     @Option(help: ArgumentHelp("With --check: the seed of the point (printed by every check, to ask for the same point again).", valueName: "N"))
     var seed: UInt64?
@@ -93,7 +111,11 @@ struct Calibrate: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        if check && (corners || from != nil || node == nil) {
+        if daemon && node != nil { throw ValidationError("--daemon reads the device the daemon holds; it goes without DEVICE") }
+        if daemon && (from != nil || labels != nil) { throw ValidationError("--daemon reads live touches; a recording is --from RECORDING (or --labels)") }
+        if socket != nil && !daemon { throw ValidationError("--socket goes with --daemon") }
+        if onPage && !check { throw ValidationError("--page goes with --check (the calibration's page is `calibrate DEVICE` itself)") }
+        if check && (corners || from != nil || (node == nil && !daemon)) {
             throw ValidationError("--check DEVICE checks the calibration in force on DEVICE; it goes without --from and --corners")
         }
         if !check && (seed != nil || matrix != nil) { throw ValidationError("--seed and --matrix go with --check") }
@@ -103,14 +125,14 @@ struct Calibrate: ParsableCommand {
         if labels != nil && (corners || check || node != nil) {
             throw ValidationError("--labels fits a guided recording's taps; it goes without DEVICE, --corners and --check")
         }
-        if corners && from != nil || from == nil && labels == nil && node == nil {
-            throw ValidationError("give DEVICE (the page), --from RECORDING --points \"X,Y …\", or --corners DEVICE")
+        if corners && from != nil || from == nil && labels == nil && node == nil && !daemon {
+            throw ValidationError("give DEVICE (the page), --daemon, --from RECORDING --points \"X,Y …\", or --corners DEVICE")
         }
         if from != nil && labels == nil && points == nil { throw ValidationError("--from needs --points: the points its taps aimed at, in order (or --labels of a guided recording)") }
-        if from == nil && labels == nil && (points != nil || screen != nil || device != nil) {
+        if from == nil && labels == nil && (points != nil || screen != nil || (device != nil && !daemon)) {
             throw ValidationError("--points, --screen and --device go with --from RECORDING or --labels")
         }
-        if corners && node == nil { throw ValidationError("--corners needs DEVICE: the touchscreen's event node (see `touchline devices`), or trace:FILE") }
+        if corners && node == nil && !daemon { throw ValidationError("--corners needs DEVICE: the touchscreen's event node (see `touchline devices`), or trace:FILE") }
         if from != nil && node != nil { throw ValidationError("DEVICE is the page's or --corners'; a recording is --from RECORDING") }
         if !CalibrationLayout.counts.contains(count) { throw ValidationError("--count takes 4 to 9 crosshairs; got \(count)") }
         if !(0...65535 ~= port) { throw ValidationError("--port takes 0 to 65535, found \(port).") }
@@ -130,11 +152,11 @@ struct Calibrate: ParsableCommand {
                 try fitLabels(labels)
             } else if let from {
                 try fit(from)
-            } else if let node, corners {
+            } else if corners {
                 try cornersOf(node)
-            } else if let node, check {
+            } else if check {
                 try checkOne(node)
-            } else if let node {
+            } else {
                 try page(node)
             }
         }
@@ -291,11 +313,60 @@ struct Calibrate: ParsableCommand {
     // MARK: the page
 
     /// The page (docs/calibrate.md#the-page): served by view's server, its crosshairs answered
-    /// by touches read raw from DEVICE (the evdev source, no grab, the default graph's taps), or
-    /// by a recording's touches (trace:FILE, found as --from finds them), one played each time
-    /// the page says a crosshair is shown. The fit, the re-asks and the page's lines are
-    /// CalibrationRun's; the server and the page TouchlineView's; this only wires them.
-    func page(_ node: String) throws {
+    /// by touches read raw from DEVICE (the evdev source, no grab, the default graph's taps), from
+    /// the daemon's raw frames (--daemon), or by a recording's touches (trace:FILE, found as
+    /// --from finds them), one played each time the page says a crosshair is shown. The fit,
+    /// the re-asks and the page's lines are CalibrationRun's; the server and the page
+    /// TouchlineView's; this only wires them.
+    func page(_ node: String?) throws {
+        var targets: [Point] = []
+        let (run, device, keep, answers) = try servePage(node) { sensor in
+            let run = CalibrationRun(targets: CalibrationLayout.points(count), sensor: sensor, tolerance: tolerance)
+            targets = run.targets
+            return run
+        }
+        defer { answers.host.closeInput(); _ = answers.host.wait() }
+        guard let outcome = run.outcome else { throw CLIError.data("\(source): the input ended before the page was done") }
+        var done: CalibrationRun.Done?
+        if case .fitted(let calibration, let points) = outcome {
+            done = try write(calibration, device, report: calibration.report(device, points: points, targets: CalibrationLayout.text(targets).split(separator: " ").map(String.init)))
+        }
+        try keep(run.line(device: device, done: done))
+        try answers.awaitShown(run.shownAtEnd)
+        guard case .fitted(let calibration, _) = outcome else {
+            if case .failed(let reason) = outcome { throw CLIError.data("\(source): \(reason)") }
+            return
+        }
+        if !calibration.agrees { throw ExitCode(ExitStatus.labelsMissed) }
+    }
+
+    /// What the touches come from, for messages: DEVICE, or the daemon's socket.
+    var source: String { daemon ? "the daemon (\(daemonSocket))" : node ?? "" }
+    var daemonSocket: String { socket ?? Listen.defaultSocket(environment: Environment.all()) }
+
+    /// The page's answers from its server (`touchline-view calibrate`'s `answer QUERY` lines).
+    struct PageAnswers {
+        let host: PageHost
+        /// The answers that arrive within `milliseconds` (0: those already there).
+        func within(_ milliseconds: Int32) throws -> [String] {
+            guard let lines = host.lines(within: milliseconds) else { try View.ended(host); return [] }
+            return lines.compactMap { line in
+                line.starts(with: Array("answer ".utf8)) ? String(decoding: line.dropFirst(7), as: UTF8.self) : nil
+            }
+        }
+        /// Served until the page says it shows the outcome (`shown=N`), or 30 s, so that it
+        /// gets its line.
+        func awaitShown(_ n: Int) throws {
+            var waited = 0
+            while try waited < 30 && !within(1000).contains(where: { CalibrationRun.Answer.parse(Substring($0)) == .shown(n) }) { waited += 1 }
+        }
+    }
+
+    /// Serves the page and answers `make`'s run (made once the device's panel is known) with
+    /// touches from DEVICE, a recording (trace:FILE) or the daemon (--daemon), until the run is
+    /// over. Returns the run, the device, how to send the page a line, and the page's answers
+    /// (the server stays up for the outcome's line).
+    func servePage<Run: PageRun>(_ node: String?, make: (Size) -> Run) throws -> (Run, CalibratedDevice, ([UInt8]) throws -> Void, PageAnswers) {
         TemporaryCleanup.install(unblock: true)
         // The server is `touchline-view calibrate` (docs/view.md "Two executables"): it checks
         // the address and the token first, serves the page, and writes each answer the page's
@@ -303,23 +374,19 @@ struct Calibrate: ParsableCommand {
         var arguments = ["calibrate", "--host", host, "--port", String(port)]
         if let token { arguments += ["--token", token] }
         let server = try View.startHost(arguments)
-        try View.started(server, stream: true, label: "touchline calibrate")
-        defer {
+        let answers = PageAnswers(host: server)
+        do {
+            try View.started(server, stream: true, label: "touchline calibrate")
+        } catch {
             server.closeInput()
             _ = server.wait()
-        }
-        /// The page's answers that arrive within `milliseconds` (0: those already there).
-        func answers(within milliseconds: Int32) throws -> [String] {
-            guard let lines = server.lines(within: milliseconds) else { try View.ended(server); return [] }
-            return lines.compactMap { line in
-                line.starts(with: Array("answer ".utf8)) ? String(decoding: line.dropFirst(7), as: UTF8.self) : nil
-            }
+            throw error
         }
         /// A line to the page, kept for one that opens later.
         func keep(_ line: [UInt8]) throws {
             try View.send(server, Array("keep 0 ".utf8) + line + [0x0A])
         }
-        var run: CalibrationRun?
+        var run: Run?
         var device: CalibratedDevice?
         var shown: [UInt8] = []
         /// The page's answers so far, then (when a point is shown and `touch` has one) a touch.
@@ -331,103 +398,139 @@ struct Calibrate: ParsableCommand {
             run = current
             // Only what the page would show differently (being armed is not); the outcome's
             // line, with its outputs, once they are written.
-            if changed, current.outcome == nil, case let line = current.line(device: device), line != shown {
+            if changed, !current.isOver, case let line = current.pageLine(device: device), line != shown {
                 shown = line
                 try keep(line)
             }
         }
-        func begin(_ description: DeviceDescription, sensor: Size) throws {
-            device = CalibratedDevice(description, sensor: sensor)
-            run = CalibrationRun(targets: CalibrationLayout.points(count), sensor: sensor, tolerance: tolerance)
-            shown = run!.line(device: device!)
+        func begin(_ calibrated: CalibratedDevice) throws {
+            device = calibrated
+            run = make(calibrated.sensor)
+            shown = run!.pageLine(device: calibrated)
             try keep(shown)
         }
-        if node.hasPrefix("trace:") {
-            let path = String(node.dropFirst("trace:".count))
-            let found = try Self.touches(path, input: input)
-            guard let index = found.touches.keys.sorted().first, let sensor = found.sensors[index] else {
-                throw CLIError.data("\(node): no touches to answer the page with")
+        do {
+            if daemon {
+                let feed = try DaemonTouchFeed(socket: daemonSocket, device: self.device)
+                try begin(try feed.waitForDevice())
+                while run?.isOver == false {
+                    guard let touches = try feed.touches(within: 20) else { throw CLIError.data("\(source): the daemon closed the connection before the page was done") }
+                    try step(answers.within(0))
+                    for touch in touches { try step([], touch: touch) }
+                }
+            } else if let node, node.hasPrefix("trace:") {
+                let path = String(node.dropFirst("trace:".count))
+                let found = try Self.touches(path, input: input)
+                guard let index = found.touches.keys.sorted().first, let sensor = found.sensors[index] else {
+                    throw CLIError.data("\(node): no touches to answer the page with")
+                }
+                try begin(CalibratedDevice(found.devices[index], sensor: sensor))
+                var taps = found.touches[index]![...]
+                while run?.isOver == false {
+                    try step(answers.within(1000))
+                    guard run?.armed == true else { continue }
+                    guard let tap = taps.popFirst() else { throw CLIError.data("\(node): the recording ended before the page was done") }
+                    try step([], touch: Point(x: tap.position.x / sensor.width, y: tap.position.y / sensor.height))
+                }
+            } else if let node {
+                var source = try EvdevLiveSource(paths: [node], grab: false)
+                let sink = PageTouches()
+                var session = RecordSession(options: input.assemblerOptions, configuration: .default, warn: { warn($0) })
+                session.gestures = sink
+                session.frames = sink
+                try session.start(&source)
+                guard let description = session.descriptions.first else { throw CLIError.data("\(node): no touchscreen opened") }
+                try begin(CalibratedDevice(description, sensor: FrameAssembler(device: description, options: input.assemblerOptions).geometry.size))
+                // A failure to reach the page ends the run (the sink's closures cannot throw): kept
+                // and thrown once the session returns.
+                var failure: (any Error)?
+                func stepOrStop(_ touch: Point?) {
+                    guard failure == nil else { return }
+                    do { try step(answers.within(0), touch: touch) } catch { failure = error }
+                }
+                sink.onFrame = { stepOrStop(nil) }
+                sink.onTouch = { stepOrStop(Point(x: $0.x / device!.sensor.width, y: $0.y / device!.sensor.height)) }
+                session.isDone = { run?.isOver == true || failure != nil }
+                try session.run(&source) { _, _ in }
+                if let failure { throw failure }
             }
-            try begin(found.devices[index], sensor: sensor)
-            var taps = found.touches[index]![...]
-            while run?.outcome == nil {
-                try step(answers(within: 1000))
-                guard run?.armed == true else { continue }
-                guard let tap = taps.popFirst() else { throw CLIError.data("\(node): the recording ended before the page was done") }
-                try step([], touch: Point(x: tap.position.x / sensor.width, y: tap.position.y / sensor.height))
-            }
-        } else {
-            var source = try EvdevLiveSource(paths: [node], grab: false)
-            let sink = PageTouches()
-            var session = RecordSession(options: input.assemblerOptions, configuration: .default, warn: { warn($0) })
-            session.gestures = sink
-            session.frames = sink
-            try session.start(&source)
-            guard let description = session.descriptions.first else { throw CLIError.data("\(node): no touchscreen opened") }
-            try begin(description, sensor: FrameAssembler(device: description, options: input.assemblerOptions).geometry.size)
-            // A failure to reach the page ends the run (the sink's closures cannot throw): kept
-            // and thrown once the session returns.
-            var failure: (any Error)?
-            func stepOrStop(_ touch: Point?) {
-                guard failure == nil else { return }
-                do { try step(answers(within: 0), touch: touch) } catch { failure = error }
-            }
-            sink.onFrame = { stepOrStop(nil) }
-            sink.onTouch = { stepOrStop(Point(x: $0.x / device!.sensor.width, y: $0.y / device!.sensor.height)) }
-            session.isDone = { run?.outcome != nil || failure != nil }
-            try session.run(&source) { _, _ in }
-            if let failure { throw failure }
+        } catch {
+            server.closeInput()
+            _ = server.wait()
+            throw error
         }
-        guard let run, let device, let outcome = run.outcome else { throw CLIError.data("\(node): the input ended before the page was done") }
-        var done: CalibrationRun.Done?
-        if case .fitted(let calibration, let points) = outcome {
-            done = try write(calibration, device, report: calibration.report(device, points: points, targets: CalibrationLayout.text(run.targets).split(separator: " ").map(String.init)))
+        guard let run, let device else {
+            server.closeInput()
+            _ = server.wait()
+            throw CLIError.data("\(source): the input ended before the page was done")
         }
-        try keep(run.line(device: device, done: done))
-        // Served until the page says it shows the result (or 30 s), so that it gets its line.
-        var waited = 0
-        while try waited < 30 && !answers(within: 1000).contains(where: { CalibrationRun.Answer.parse(Substring($0)) == .shown(run.targets.count) }) { waited += 1 }
-        guard case .fitted(let calibration, _) = outcome else {
-            if case .failed(let reason) = outcome { throw CLIError.data("\(node): \(reason)") }
-            return
-        }
-        if !calibration.agrees { throw ExitCode(ExitStatus.labelsMissed) }
+        return (run, device, keep, answers)
+    }
+
+    /// --check --page: the check's point as a crosshair on the page, its error there and here.
+    func checkOnPage(_ node: String?, seed: UInt64) throws {
+        let (run, device, keep, answers) = try servePage(node) { _ in CheckRun(seed: seed) }
+        defer { answers.host.closeInput(); _ = answers.host.wait() }
+        guard let touched = run.touched else { throw CLIError.data("\(source): the input ended before the check's touch") }
+        let (map, origin) = calibrationInForce(device)
+        let result = CalibrationCheck(target: run.target, touched: touched, map: map, sensor: device.sensor)
+        var out = OutputStream(fd: 1)
+        out.write(result.report(seed: seed, calibration: origin, tolerance: tolerance))
+        out.flush()
+        try keep(CheckRun.line(result, seed: seed, calibration: origin, tolerance: tolerance, device: device))
+        try answers.awaitShown(run.shownAtEnd)
+        if !(result.error <= tolerance) { throw ExitCode(ExitStatus.labelsMissed) }
     }
 
     // MARK: --check
 
     /// One touch at a point from the seed, and how far the calibration in force (--matrix, the
-    /// device's udev property, or none) puts it from there.
-    func checkOne(_ node: String) throws {
+    /// device's udev property, or none) puts it from there; with --page, asked on the page.
+    func checkOne(_ node: String?) throws {
         var generator = SystemRandomNumberGenerator()
         // Six digits: short enough to type again.
         let seed = self.seed ?? UInt64.random(in: 0...999_999, using: &generator)
         let target = CalibrationCheck.point(seed: seed)
         StandardError.write(CalibrationCheck.prompt(target, seed: seed) + "\n")
-        let (touch, description, sensor) = try firstTouch(node)
-        let device = CalibratedDevice(description, sensor: sensor)
-        var origin = "no calibration (the device's own coordinates)"
-        var map = AffineMap.identity
-        let property = node.hasPrefix("trace:") ? nil : UdevDatabase.properties(ofNode: node)?[UdevCalibration.property]
-        if let text = matrix ?? property, let numbers = UdevCalibration.parse(text), let given = AffineMap(numbers) {
-            map = given.fromLibinputAxes(xSpan: device.xSpan, ySpan: device.ySpan)
-            origin = matrix != nil ? "--matrix" : "the udev property \(UdevCalibration.property)"
-        }
-        let result = CalibrationCheck(target: target, touched: Point(x: touch.x / sensor.width, y: touch.y / sensor.height), map: map, sensor: sensor)
+        if onPage { return try checkOnPage(node, seed: seed) }
+        let (touch, device) = try firstTouch(node)
+        let (map, origin) = calibrationInForce(device)
+        let result = CalibrationCheck(target: target, touched: touch, map: map, sensor: device.sensor)
         var out = OutputStream(fd: 1)
         out.write(result.report(seed: seed, calibration: origin, tolerance: tolerance))
         out.flush()
         if !(result.error <= tolerance) { throw ExitCode(ExitStatus.labelsMissed) }
     }
 
-    /// The first touch of DEVICE (mm on the panel), as --corners reads its touches.
-    func firstTouch(_ node: String) throws -> (Point, DeviceDescription, Size) {
+    /// The calibration --check measures (on Touchline's normalization) and where it comes from:
+    /// --matrix, the device's udev property (of DEVICE: with --daemon there is no node to ask
+    /// udev about, so only --matrix), or none.
+    func calibrationInForce(_ device: CalibratedDevice) -> (AffineMap, String) {
+        let property = daemon || node?.hasPrefix("trace:") != false ? nil : UdevDatabase.properties(ofNode: node!)?[UdevCalibration.property]
+        if let text = matrix ?? property, let numbers = UdevCalibration.parse(text), let given = AffineMap(numbers) {
+            return (given.fromLibinputAxes(xSpan: device.xSpan, ySpan: device.ySpan), matrix != nil ? "--matrix" : "the udev property \(UdevCalibration.property)")
+        }
+        return (.identity, daemon ? "no calibration (the device's own coordinates; with --daemon give --matrix, the udev property's numbers)"
+            : "no calibration (the device's own coordinates)")
+    }
+
+    /// The first touch of DEVICE or the daemon (normalized), as --corners reads its touches.
+    func firstTouch(_ node: String?) throws -> (Point, CalibratedDevice) {
+        if daemon {
+            let feed = try DaemonTouchFeed(socket: daemonSocket, device: device)
+            let calibrated = try feed.waitForDevice()
+            while true {
+                guard let touches = try feed.touches(within: 1000) else { throw CLIError.data("\(source): the daemon closed the connection before a touch") }
+                if let touch = touches.first { return (touch, calibrated) }
+            }
+        }
+        guard let node else { throw CLIError.usage("give DEVICE or --daemon") }
         if node.hasPrefix("trace:") {
             let found = try Self.touches(String(node.dropFirst("trace:".count)), input: input)
             guard let index = found.touches.keys.sorted().first, let tap = found.touches[index]?.first, let sensor = found.sensors[index] else {
                 throw CLIError.data("\(node): no touch")
             }
-            return (tap.position, found.devices[index], sensor)
+            return (Point(x: tap.position.x / sensor.width, y: tap.position.y / sensor.height), CalibratedDevice(found.devices[index], sensor: sensor))
         }
         var source = try EvdevLiveSource(paths: [node], grab: false)
         let sink = CornerTouches()
@@ -440,12 +543,30 @@ struct Calibrate: ParsableCommand {
             throw CLIError.data("\(node): the input ended before a touch")
         }
         let description = session.descriptions[index]
-        return (touch, description, FrameAssembler(device: description, options: input.assemblerOptions).geometry.size)
+        let sensor = FrameAssembler(device: description, options: input.assemblerOptions).geometry.size
+        return (Point(x: touch.x / sensor.width, y: touch.y / sensor.height), CalibratedDevice(description, sensor: sensor))
     }
 
     // MARK: --corners
 
-    func cornersOf(_ node: String) throws {
+    func cornersOf(_ node: String?) throws {
+        if daemon {
+            let feed = try DaemonTouchFeed(socket: daemonSocket, device: device)
+            let calibrated = try feed.waitForDevice()
+            var touches: [Point] = []
+            StandardError.write(CornerTouches.prompt(0) + "\n")
+            while touches.count < CornerCheck.names.count {
+                guard let found = try feed.touches(within: 1000) else {
+                    throw CLIError.data("\(source): the input ended after \(counted(touches.count, "corner")) of 4")
+                }
+                for touch in found where touches.count < CornerCheck.names.count {
+                    touches.append(touch)
+                    StandardError.write((touches.count < CornerCheck.names.count ? CornerTouches.prompt(touches.count) : "done") + "\n")
+                }
+            }
+            return try reportCorners(normalized: touches, device: calibrated)
+        }
+        guard let node else { throw CLIError.usage("give DEVICE or --daemon") }
         if node.hasPrefix("trace:") {
             // A recording answers the prompts with its first four touches, found as --from finds
             // them (a record session takes only the devices open at its start, which a trace
@@ -488,13 +609,16 @@ struct Calibrate: ParsableCommand {
 
     /// The four corners' touches (mm on the panel) as orientation and extent, and its outputs.
     func reportCorners(_ touches: [Point], description: DeviceDescription, sensor: Size) throws {
+        try reportCorners(normalized: touches.map { Point(x: $0.x / sensor.width, y: $0.y / sensor.height) }, device: CalibratedDevice(description, sensor: sensor))
+    }
+
+    func reportCorners(normalized touches: [Point], device: CalibratedDevice) throws {
         let check: CornerCheck
         do {
-            check = try CornerCheck(touches.map { Point(x: $0.x / sensor.width, y: $0.y / sensor.height) }, sensor: sensor)
+            check = try CornerCheck(touches, sensor: device.sensor)
         } catch {
-            throw CLIError.data("\(node ?? ""): the corners: \(error)")
+            throw CLIError.data("\(source): the corners: \(error)")
         }
-        let device = CalibratedDevice(description, sensor: sensor)
         try write(check.orientationOnly, device, report: check.report(device))
     }
 }

@@ -23,6 +23,9 @@ final class CountingViewSink: LiveSink {
     func viewDevice(_ index: Int, surface: Size, configuration: GraphConfiguration) {
         inner.viewDevice(index, surface: surface, configuration: configuration)
     }
+    func describeDevice(_ index: Int, _ description: DeviceDescription, native size: Size) {
+        inner.describeDevice(index, description, native: size)
+    }
     func viewFrame(_ frame: TouchFrame, raw: TouchFrame, device: Int) throws {
         viewFrames += 1
         try inner.viewFrame(frame, raw: raw, device: device)
@@ -68,8 +71,9 @@ final class CountingViewSink: LiveSink {
 
         let seen = try viewer.lines()
         let others = try plain.lines()
-        // The surface in mm, its targets and recognizers (names as data, escaped by the writer).
-        #expect(seen.first?.hasPrefix(#"{"view":"device","device":0,"width":100.00,"height":50.00,"targets":[{"name":"surface","x":0.00,"y":0.00,"w":100.00,"h":50.00,"z":0}],"recognizers":[{"name":"#) == true,
+        // The surface in mm, the device as it describes itself (calibrate --daemon's), its
+        // targets and recognizers (names as data, escaped by the writer).
+        #expect(seen.first?.hasPrefix(#"{"view":"device","device":0,"width":100.00,"height":50.00,"native":{"name":"scripted screen","vendor":0,"product":0,"xMin":0,"xMax":1000,"yMin":0,"yMax":500,"width":100.0000,"height":50.0000},"targets":[{"name":"surface","x":0.00,"y":0.00,"w":100.00,"h":50.00,"z":0}],"recognizers":[{"name":"#) == true,
             "\(seen.first ?? "nothing")")
         let frames = seen.filter { $0.contains(#""contacts":"#) && !$0.hasPrefix(#"{"v":1"#) }
         // Down and up: two frames, each as `replay --frames` writes it.

@@ -8,7 +8,9 @@ import TouchlineSettings
 // whatever points those give (paired with each other shifted by one, so that any numbers the
 // parser lets through reach the fit and every text it writes): a value, an error with a
 // reason, never a trap. The input is split at its first newline: the property, then the points
-// (also read as the page's answer and a guided prompt, and played to a page's run).
+// (also read as the page's answer and a guided prompt, and played to a page's run). Every line
+// of the input is also read as `calibrate --daemon` reads the daemon's view lines (DaemonView),
+// its frames played to the default graph on the device line's panel (FrameTouches).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     fuzz_support_begin(data, size)
@@ -50,5 +52,32 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = run.line(device: device, done: CalibrationRun.Done(report: property, rule: property, section: "", xinput: "", written: nil))
         }
     }
+    daemonLines(UnsafeBufferPointer(start: data, count: size))
     return 0
+}
+
+func daemonLines(_ bytes: UnsafeBufferPointer<UInt8>) {
+    var finder: FrameTouches?
+    var sensor = Size(width: 216, height: 135)
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        switch DaemonView.parse(Array(line)[...]) {
+        case .failure(let error):
+            if error.description.isEmpty { fatalError("an error without a reason") }
+        case .success(.device(let index, let device)):
+            guard index >= 0, let device else { continue }
+            guard device.sensor.width > 0, device.sensor.height > 0, device.sensor.width.isFinite, device.sensor.height.isFinite else {
+                fatalError("a panel of \(device.sensor)")
+            }
+            sensor = device.sensor
+            finder = try? FrameTouches(sensor: sensor)
+        case .success(.frame(_, let frame)):
+            if finder == nil { finder = try? FrameTouches(sensor: sensor) }
+            for p in finder?.feed(frame) ?? [] where !(p.x.isFinite && p.y.isFinite) { fatalError("a touch at \(p)") }
+            if let deadline = finder?.nextDeadline { _ = finder?.advance(to: deadline) }
+        case .success(.dropped(let n)):
+            if n < 0 { fatalError("dropped \(n)") }
+        case .success(.other):
+            continue
+        }
+    }
 }

@@ -12,9 +12,12 @@ or the installed one); this script builds nothing. Per file it runs
 
 where kiosk.toml is a consuming left edge swipe, tap and pan, and `[[device]] match.name = "*"`,
 `passthrough = true` (written to a temporary directory), and /dev/fd/N the write end of a pipe
-this script reads: the clone is that pipe (`--passthrough-to`, hidden: PassThroughFile), which
-receives the same binary input_event records, one write(2) per frame, as a uinput clone. The
-reader checks them (24-byte records, each frame ending with SYN_REPORT) and counts the frames.
+read by `nice -n 19 cat` into a file: the clone is that pipe (`--passthrough-to`, hidden:
+PassThroughFile), which receives the same binary input_event records, one write(2) per frame,
+as a uinput clone. The script checks them (24-byte records, each frame ending with SYN_REPORT)
+and counts the frames. The reader runs at nice 19 so that its wake-up does not preempt the
+daemon inside the measured write(2) (a reader at the daemon's priority may, and its own work
+would then be counted as the daemon's).
 `--measure` prints the histogram of each run (frame read → frame written to the pass-through
 clone); the runs are pooled from their buckets (the probe's log-linear buckets, so a percentile
 is within 1.6 % of the value, and a percentile is the bucket's upper bound, never above the
@@ -25,6 +28,7 @@ The host's load average is printed before and after: the figures depend on it. T
 3.5 minutes (the recordings' own length, about 210 s, one after another).
 """
 import argparse
+import fcntl
 import glob
 import math
 import os
@@ -34,7 +38,6 @@ import struct
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -79,38 +82,30 @@ def load():
         return " ".join(f.read().split()[:3])
 
 
-class PipeReader(threading.Thread):
-    """Reads the clone's pipe to its end: records, frames, and whether every record is whole."""
-
-    def __init__(self, fd):
-        super().__init__(daemon=True)
-        self.fd = fd
-        self.events = self.frames = 0
-        self.bytes = 0
-        self.open_frame = False
-
-    def run(self):
-        rest = b""
-        while True:
-            chunk = os.read(self.fd, 65536)
-            if not chunk:
-                break
-            self.bytes += len(chunk)
-            data = rest + chunk
-            whole = len(data) - len(data) % EVENT.size
-            for _, _, kind, code, _ in EVENT.iter_unpack(data[:whole]):
-                self.events += 1
-                self.open_frame = not (kind == 0 and code == 0)
-                if not self.open_frame:
-                    self.frames += 1
-            rest = data[whole:]
-        os.close(self.fd)
+def check_records(path):
+    """The clone's output: its records, its frames, and whether every record and frame is whole."""
+    with open(path, "rb") as f:
+        data = f.read()
+    events = frames = 0
+    open_frame = False
+    for _, _, kind, code, _ in EVENT.iter_unpack(data[:len(data) - len(data) % EVENT.size]):
+        events += 1
+        open_frame = not (kind == 0 and code == 0)
+        frames += 0 if open_frame else 1
+    return events, frames, len(data) % EVENT.size == 0 and not open_frame
 
 
 def measure(binary, path, config, work, speed):
+    # The pipe's reader: `cat` at nice 19 into a file, checked after the run. At the daemon's
+    # priority its wake-up by the clone's write(2) may preempt the daemon before the write
+    # returns, and the reader's own work would be counted as the daemon's; a 1 MiB pipe lets
+    # it lag. (A uinput clone's readers are the compositor's: not the daemon's time either.)
     r, w = os.pipe()
-    reader = PipeReader(r)
-    reader.start()
+    fcntl.fcntl(w, 1031, 1 << 20)                  # F_SETPIPE_SZ
+    records = os.path.join(work, "clone.bin")
+    with open(records, "wb") as out:
+        reader = subprocess.Popen(["nice", "-n", "19", "cat"], stdin=r, stdout=out)
+    os.close(r)
     sock = os.path.join(work, "touchline.sock")
     started = time.monotonic()
     daemon = subprocess.Popen([binary, "daemon", "--source", "trace:" + path, "--config", config, "--socket", sock,
@@ -118,9 +113,10 @@ def measure(binary, path, config, work, speed):
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, pass_fds=(w,))
     os.close(w)
     _, err = daemon.communicate(timeout=600)
-    reader.join(timeout=30)
-    result = {"wall": time.monotonic() - started, "status": daemon.returncode, "pipe_frames": reader.frames,
-              "pipe_events": reader.events, "whole": reader.bytes % EVENT.size == 0 and not reader.open_frame,
+    reader.wait(timeout=60)
+    events, frames, whole = check_records(records)
+    result = {"wall": time.monotonic() - started, "status": daemon.returncode, "pipe_frames": frames,
+              "pipe_events": events, "whole": whole,
               "buckets": {}, "event_buckets": {}, "samples": 0, "frames": 0, "max": 0.0, "err": err}
     for line in err.splitlines():
         # The frames read, from the socket's histogram (printed even when no clone frame was).

@@ -81,7 +81,7 @@ import TouchlineTrace
         #expect(expected.count > 20)
 
         let file = dir.appendingPathComponent("clone.bin").path
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         let daemon = try CleanProcess(
             daemon: ["--config", config, "--source", "trace:" + trace, "--speed", "20", "--socket", dir.path + "/t.sock", "--passthrough-to", file],
             outputIn: dir)

@@ -123,7 +123,8 @@ public final class UInputDevice {
 }
 
 /// Injects events into an existing evdev node (write(2) on `/dev/input/eventN` delivers them to
-/// every reader of that device): `touchline play --device PATH`.
+/// every reader of that device): `touchline play --device PATH`; or into any file opened for
+/// writing (a pipe: `daemon --passthrough-to`, a pass-through clone measured without uinput).
 public final class EvdevInjector {
     public let path: String
     private let fd: Int32

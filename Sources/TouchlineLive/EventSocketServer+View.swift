@@ -57,7 +57,8 @@ extension EventSocketServer {
         viewLine.newline()
         for client in clients {
             guard let filter = client.filter, filter.view, filter.devices.isEmpty || filter.devices.contains(event.device) else { continue }
-            client.deliver(viewLine.bytes, droppable: true)
+            // Made in the graphs' step, before the frame's events: queued, sent after them.
+            client.enqueue(viewLine.bytes)
         }
         try sweep()
     }
@@ -69,7 +70,7 @@ extension EventSocketServer {
         ViewLines.hold(report, device: device, into: &viewLine)
         for client in clients {
             guard let filter = client.filter, filter.view, filter.devices.isEmpty || filter.devices.contains(device) else { continue }
-            client.deliver(viewLine.bytes, droppable: true)
+            client.enqueue(viewLine.bytes)
         }
         try sweep()
     }

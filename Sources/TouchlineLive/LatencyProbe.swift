@@ -1,6 +1,8 @@
-// `touchline daemon --measure`: how long a frame takes from the moment its SYN_REPORT reaches
+// `touchline daemon --measure`: how long a frame takes from the moment its first event reaches
 // the session (read from the device, or due from the trace) to the moment each gesture event
-// it produced has been written to the clients' sockets (send(2) returned). The session and the
+// it produced has been written to the clients' sockets (send(2) returned), or its frame to the
+// pass-through clone (write(2) returned). From the first event, not the SYN_REPORT: the work on
+// the frame's other events (the assembler's) is part of what a frame waits for (issue 31). The session and the
 // socket sink hold an optional probe: when it is nil (always, unless --measure) the cost is one
 // nil check per event and per gesture event, and the clock is never read.
 //
@@ -16,31 +18,37 @@ public final class LatencyProbe {
     var counts: [Int]
     public private(set) var samples = 0
     public private(set) var maximum: Int64 = 0
-    /// When the current frame's SYN_REPORT arrived (ns), or nil outside a frame: events fired
+    /// When the current frame's first event arrived (ns), or nil outside a frame: events fired
     /// by a deadline belong to no frame and are not counted.
     var frameStart: Int64?
     /// Frames seen (SYN_REPORTs), with or without events.
     public private(set) var frames = 0
 
-    /// What is measured, for the summary ("SYN_REPORT read → event written to the socket").
+    /// What is measured, for the summary ("frame read → event written to the socket").
     let measured: String
     let unit: String
 
-    public init(measuring measured: String = "SYN_REPORT read → event written to the socket", unit: String = "events") {
+    public init(measuring measured: String = "frame read → event written to the socket", unit: String = "events") {
         counts = Array(repeating: 0, count: (64 - Self.subBits + 1) * Self.subCount)
         self.measured = measured
         self.unit = unit
     }
 
-    /// A pass-through clone's probe: from the SYN_REPORT read to its frame written to the clone.
+    /// A pass-through clone's probe: from the frame read to its frame written to the clone.
     public static func passThrough() -> LatencyProbe {
-        LatencyProbe(measuring: "SYN_REPORT read → frame written to the pass-through clone", unit: "clone frames")
+        LatencyProbe(measuring: "frame read → frame written to the pass-through clone", unit: "clone frames")
     }
 
-    /// A SYN_REPORT arrived: the frame's clock starts.
+    /// An event arrived at `now` (ns): the first since the last frame ended starts the
+    /// frame's clock.
+    public func eventRead(at now: Int64) {
+        if frameStart == nil { frameStart = now }
+    }
+
+    /// A SYN_REPORT arrived: the frame is whole (its clock started at its first event).
     public func frameRead() {
         frames += 1
-        frameStart = MonotonicNanoseconds.now()
+        if frameStart == nil { frameStart = MonotonicNanoseconds.now() }
     }
 
     /// The frame's events are all out.
@@ -86,6 +94,15 @@ public final class LatencyProbe {
             if seen >= rank { return min(Self.upperBound(bucket), maximum) }
         }
         return maximum
+    }
+
+    /// The histogram's non-empty buckets as `upper:count` (ns) after the unit, one line: runs
+    /// pooled by a script (scripts/passthrough-latency.py) give the pooled percentiles exactly
+    /// as one run's, from the same buckets.
+    public var buckets: String {
+        var line = "latency buckets (\(unit)):"
+        for (bucket, count) in counts.enumerated() where count > 0 { line += " \(Self.upperBound(bucket)):\(count)" }
+        return line
     }
 
     /// One line for standard error.

@@ -87,3 +87,22 @@ public final class UInputClone: PassThroughClone {
 
     deinit { close() }
 }
+
+/// A clone that is a file (a pipe, /dev/null) instead of a uinput device: `daemon --source
+/// trace:FILE --passthrough-to PATH`, for measuring pass-through on a host without uinput
+/// (docs/live.md#pass-through). It writes what UInputClone writes, through the same encoding
+/// and the same one write(2) per frame (UInputDevice.swift's `writeFrame`): the kernel's binary
+/// `input_event` records, whose times are zero (uinput stamps its own). Nothing is grabbed.
+public final class PassThroughFile: PassThroughClone {
+    let file: EvdevInjector
+
+    /// Opens `path` for writing, non-blocking (a full pipe fails the write, which removes the
+    /// clone with its error, as a failing uinput write does).
+    public init(path: String) throws(SystemError) {
+        file = try EvdevInjector(path: path)
+    }
+
+    public var node: String { file.path }
+    public func write(_ events: [InputEvent]) throws { try file.write(events) }
+    public func close() {}
+}

@@ -68,6 +68,20 @@ final class SocketClient {
         queue.append(contentsOf: bytes[sent...])
     }
 
+    /// Queues `bytes` without sending them now: a viewer's copy of a line made while a frame's
+    /// events are still going out (EventSocketServer.publish), sent when the server is next
+    /// serviced (it watches the client for output while anything is queued). Dropped and
+    /// counted, as `deliver` drops an event, when the queue has no room.
+    func enqueue(_ bytes: [UInt8]) {
+        if closed { return }
+        if queued + bytes.count > queueLimit {
+            droppedSinceReport += 1
+            droppedTotal += 1
+            return
+        }
+        queue.append(contentsOf: bytes)
+    }
+
     /// Sends what is queued as far as the socket takes it; once all of it went, the drops
     /// since the last report are reported.
     func flush(_ report: (Int, Int) -> [UInt8]) {

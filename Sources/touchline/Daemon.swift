@@ -65,6 +65,13 @@ struct Daemon: ParsableCommand {
     @Flag(help: .hidden)
     var measure = false
 
+    /// Hidden, for measuring pass-through where there is no uinput (docs/live.md#pass-through):
+    /// with --source trace:FILE, each device a `[[device]]` section passes through gets a clone
+    /// that is this file (a pipe): the binary input_event records a uinput clone receives, one
+    /// write(2) per frame (PassThroughFile).
+    @Option(help: .hidden)
+    var passthroughTo: String?
+
     @Option(help: ArgumentHelp("Only check a configuration: print \"FILE: ok\" and exit 0, or its error and exit 65. Opens no device and no socket.", valueName: "file.toml"))
     var checkConfig: String?
 
@@ -100,6 +107,7 @@ struct Daemon: ParsableCommand {
         if tracePath == nil && (speed != 1 || startDelay != 0 || loop != 1 || stay) {
             throw ValidationError("--speed, --start-delay, --loop and --stay apply to --source trace:FILE")
         }
+        if passthroughTo != nil && tracePath == nil { throw ValidationError("--passthrough-to applies to --source trace:FILE") }
         if loop < 1 { throw ValidationError("--loop must be at least 1, found \(loop)") }
         if loop > 1 && tracePath == "-" { throw ValidationError("--loop needs a file it can read again, not standard input") }
     }
@@ -126,7 +134,7 @@ struct Daemon: ParsableCommand {
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
         try Daemon.checkSocketPath(path)
         // A dry run on a recording previews pass-through as lines (PassThroughLog) instead.
-        if (tracePath != nil && !dryRun) || source == "libinput" {
+        if (tracePath != nil && !dryRun && passthroughTo == nil) || source == "libinput" {
             try Daemon.checkPassThrough(configuration, source: tracePath != nil ? "trace:\(tracePath!)" : "libinput", config: config)
         }
         let actions = RunningActions()
@@ -141,7 +149,17 @@ struct Daemon: ParsableCommand {
             // The end waits for the actions still running (their timeouts bound it).
             source.busy = { actions.runner.map { $0.running > 0 } ?? false }
             source.playedToEnd = { actions.playedToEnd = true }
-            if dryRun, let passes = Daemon.passThroughPredicate(configuration.devices) {
+            if let file = passthroughTo, let passes = Daemon.passThroughPredicate(configuration.devices) {
+                // Opened per device as it is added; one that cannot be opened is said, and that
+                // device is played without a clone.
+                source.passThrough = { path, description in
+                    guard passes(path, description) else { return nil }
+                    do { return try PassThroughFile(path: file) } catch {
+                        StandardError.warn("\(path): --passthrough-to: \(error)")
+                        return nil
+                    }
+                }
+            } else if dryRun, let passes = Daemon.passThroughPredicate(configuration.devices) {
                 source.passThrough = { path, description in
                     passes(path, description) ? PassThroughLog(of: path, line: { StandardError.warn($0) }) : nil
                 }
@@ -201,8 +219,8 @@ struct Daemon: ParsableCommand {
         let cloneProbe = measure ? LatencyProbe.passThrough() : nil
         session.latency.passThroughProbe = cloneProbe
         defer {
-            if let probe { StandardError.write(probe.summary + "\n") }
-            if let cloneProbe, cloneProbe.samples > 0 { StandardError.write(cloneProbe.summary + "\n") }
+            if let probe { StandardError.write(probe.summary + "\n" + probe.buckets + "\n") }
+            if let cloneProbe, cloneProbe.samples > 0 { StandardError.write(cloneProbe.summary + "\n" + cloneProbe.buckets + "\n") }
         }
         Daemon.configure(&session, configuration, path: config, runner: sink.actions, socketGroupOption: socketGroup != nil)
         // The udev rule `calibrate` writes calibrates the evdev source as libinput (which

@@ -49,7 +49,7 @@ import Glibc
         let end = daemon.wait()
         ended = true
         #expect(end?.status == 0, "daemon: \(daemon.output)")
-        #expect(daemon.output.contains("latency SYN_REPORT read → event written to the socket:"), "daemon: \(daemon.output)")
+        #expect(daemon.output.contains("latency frame read → event written to the socket:"), "daemon: \(daemon.output)")
         #expect(daemon.output.contains("p99.9"), "daemon: \(daemon.output)")
     }
 

@@ -1,6 +1,6 @@
 // `[[device]] passthrough = true` (docs/live.md#pass-through) on a source that cannot grab:
 // refused before anything opens, naming the section's line, except in a dry run on a
-// recording, which previews it. (The evdev source's grab and clone need a kernel:
+// recording, which previews it, and on a recording with --passthrough-to, whose clone is a file. (The evdev source's grab and clone need a kernel:
 // scripts/vm/e2e.sh.)
 import Foundation
 import Testing
@@ -59,5 +59,46 @@ import TouchlineTrace
         let lines = daemon.output.split(separator: "\n").filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
         #expect(lines == expected, "daemon: \(daemon.output)")
         #expect(daemon.output.contains("touchline: \(trace) device 0 (Touchline Synthetic Touchscreen): passed through to lines on standard error (dry run)\n"))
+    }
+
+    /// Issue 31's measurement without uinput: `--passthrough-to FILE` makes each clone the file,
+    /// which receives the kernel's binary input_event records (24 bytes, zero times: uinput
+    /// stamps its own), one frame per write, the frames of `replay --passthrough` in order.
+    @Test func aCloneThatIsAFileGetsReplaysFramesAsInputEventRecords() throws {
+        let dir = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let trace = dir.appendingPathComponent("edge-tap-pan.yml").path
+        try ReplayPassThroughTests.edgeSwipeTapPan(into: trace)
+        let config = dir.appendingPathComponent("kiosk.toml").path
+        try (ReplayPassThroughTests.consumingEdgeSwipe + "\n\n[[device]]\nmatch.name = \"*\"\npassthrough = true\n")
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let clone = dir.appendingPathComponent("clone.yml").path
+        let replay = try touchline("replay", trace, "--config", config, "--passthrough", clone)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        var reader = try TraceReader(source: BytesSource(try Paths.bytes(clone)), fileName: "clone.yml")
+        var expected: [[Int]] = []
+        while let e = try reader.next() { expected.append([Int(e.event.type), Int(e.event.code), Int(e.event.value)]) }
+        #expect(expected.count > 20)
+
+        let file = dir.appendingPathComponent("clone.bin").path
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
+        let daemon = try CleanProcess(
+            daemon: ["--config", config, "--source", "trace:" + trace, "--speed", "20", "--socket", dir.path + "/t.sock", "--passthrough-to", file],
+            outputIn: dir)
+        #expect(daemon.wait()?.status == 0, "daemon: \(daemon.output)")
+        #expect(daemon.output.contains("touchline: \(trace) device 0 (Touchline Synthetic Touchscreen): passed through to \(file)\n"), "daemon: \(daemon.output)")
+        let bytes = try Paths.bytes(file)
+        #expect(bytes.count % 24 == 0)
+        func field(_ at: Int, _ size: Int) -> Int {
+            var v = 0
+            for i in (0..<size).reversed() { v = v << 8 | Int(bytes[at + i]) }
+            return size == 4 ? Int(Int32(truncatingIfNeeded: v)) : v
+        }
+        var got: [[Int]] = []
+        for at in stride(from: 0, to: bytes.count - bytes.count % 24, by: 24) {
+            #expect(field(at, 8) == 0 && field(at + 8, 8) == 0, "record \(at / 24): a time")
+            got.append([field(at + 16, 2), field(at + 18, 2), field(at + 20, 4)])
+        }
+        #expect(got == expected)
     }
 }

@@ -42,6 +42,25 @@ import Testing
         probe.eventWritten()            // after the frame
         #expect(probe.frames == 1)
         #expect(probe.samples == 2)
-        #expect(probe.summary.hasPrefix("latency SYN_REPORT read → event written to the socket: 2 events of 1 frames; p50 "))
+        #expect(probe.summary.hasPrefix("latency frame read → event written to the socket: 2 events of 1 frames; p50 "))
+    }
+
+    @Test func aFramesClockStartsAtItsFirstEventNotItsSynReport() {
+        let probe = LatencyProbe.passThrough()
+        probe.eventRead(at: 1_000)          // ABS_MT_SLOT: the frame starts
+        probe.eventRead(at: 2_000)          // ABS_MT_POSITION_X: the same frame
+        probe.frameRead()                   // SYN_REPORT: whole, the clock kept
+        #expect(probe.frameStart == 1_000)
+        probe.frameDone()
+        #expect(probe.frameStart == nil)
+        probe.eventRead(at: 5_000)          // the next frame's first event
+        #expect(probe.frameStart == 5_000)
+        #expect(probe.frames == 1)
+    }
+
+    @Test func theBucketsLineNamesEachNonEmptyBucketByItsUpperBound() {
+        let probe = LatencyProbe.passThrough()
+        for v: Int64 in [5, 5, 100_000] { probe.record(v) }
+        #expect(probe.buckets == "latency buckets (clone frames): 5:2 \(LatencyProbe.upperBound(LatencyProbe.bucket(100_000))):1")
     }
 }

@@ -90,6 +90,26 @@ final class CountingViewSink: LiveSink {
         #expect(others.map { field($0, "seq") as? Int } == others.indices.map { Optional($0) }, "\(others)")
     }
 
+    /// Issue 33: a viewer's copy of an event is queued, not sent, while the event goes out: its
+    /// send(2), which wakes `touchline view`, never comes before another client's next line.
+    /// It goes when the server is next serviced (the daemon's next turn of its loop).
+    @Test func aViewersCopyWaitsForTheServersNextTurnTheOthersDoNot() throws {
+        let dir = try SocketDirectory()
+        let server = try EventSocketServer(path: dir.socket)
+        let viewer = try SocketTestClient(dir.socket)
+        let plain = try SocketTestClient(dir.socket)
+        try server.step()
+        _ = try viewer.ask(#"{"subscribe": {"view": true}}"#, server)
+        _ = try plain.ask(#"{"subscribe": []}"#, server)
+        try server.publish(gestureEvent(0, TapRecognizer.gesture))
+        try server.publish(gestureEvent(1, TapRecognizer.gesture))
+        let both = [gestureEvent(0, TapRecognizer.gesture).json, gestureEvent(1, TapRecognizer.gesture).json]
+        #expect(try plain.lines() == both)
+        #expect(try viewer.lines() == [])
+        try server.step()
+        #expect(try viewer.lines() == both)
+    }
+
     @Test func withNoViewerTheSessionOffersNoFrame() throws {
         let dir = try SocketDirectory()
         let server = try EventSocketServer(path: dir.socket)

@@ -140,7 +140,7 @@ check "pass-through: after SIGKILL the original device delivers events again" $?
 # In-process latency of forwarded frames (docs/live.md#pass-through, "Measured"): a daemon with
 # --measure and no consuming recognizer (every frame forwarded in its own step: the cost of
 # the planner, the encoder and the write), stopped by SIGTERM so that it prints its
-# histograms: SYN_REPORT read to the frame written to the clone.
+# histograms: a frame read to the frame written to the clone.
 cat > $P/measure.toml <<'TOML'
 [[recognizer]]
 kind = "tap"
@@ -157,7 +157,7 @@ PM=$!
 if wait_sock $P/m.sock $PM; then
     for f in pan.yml pinch.yml; do $T play --start-delay 1 --hold 0.3 Recordings/$f > /dev/null 2>>$P/measure-play.err; done
     kill -TERM $PM; wait $PM
-    grep -q "latency SYN_REPORT read → frame written to the pass-through clone" $P/measure.err
+    grep -q "latency frame read → frame written to the pass-through clone" $P/measure.err
     check "pass-through: frame-in to clone-write latency measured" $? "$(tail -3 $P/measure.err)"
     grep "latency" $P/measure.err | sed 's/^/  /'
 else

@@ -104,7 +104,8 @@ let package = Package(
         ),
         .executableTarget(name: "touchline-view", dependencies: ["TouchlineView", "TouchlineCalibration"]),
         // What the tests share (not a product): where the package and the shared traces are,
-        // how a trace file is opened, the heap-object counter of the allocation tests.
+        // how a trace file is opened, the heap-object counter of the allocation tests, the
+        // scripted touches' points and the randomized tests' seeds.
         .target(name: "TouchlineTestSupport", dependencies: ["TouchlineCore", "TouchlineTrace"], path: "Tests/TouchlineTestSupport"),
         // The steady-state workloads the allocation tests count, and the single-threaded process
         // that counts them (Tests/AllocationProbe/main.swift says why it is a process of its own).
@@ -125,10 +126,22 @@ let package = Package(
         .testTarget(
             name: "TouchlineGesturesTests",
             dependencies: [
-                "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlinePlot", "TouchlineTesting", "TouchlineTrace",
-                "TouchlineTuning", "TouchlineTestSupport", "AllocationWorkloads", "FastPathScripts",
+                "TouchlineCore", "TouchlineGestures", "TouchlineSettings", "TouchlineTesting", "TouchlineTrace", "TouchlineTestSupport",
+                "AllocationWorkloads", "FastPathScripts",
             ]
         ),
+        // One test target per module (issue 32): a module's tests build and run beside it alone.
+        .testTarget(
+            name: "TouchlineSettingsTests",
+            dependencies: [
+                "TouchlineSettings", "TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTestSupport", "FastPathScripts",
+            ]
+        ),
+        .testTarget(
+            name: "TouchlinePlotTests", dependencies: ["TouchlinePlot", "TouchlineCore", "TouchlineGestures", "TouchlineTesting", "TouchlineTestSupport"]
+        ),
+        .testTarget(name: "TouchlineTuningTests", dependencies: ["TouchlineTuning", "TouchlineCore", "TouchlineGestures", "TouchlineTesting"]),
+        .testTarget(name: "TouchlineTestingTests", dependencies: ["TouchlineTesting", "TouchlineCore", "TouchlineGestures"]),
         .testTarget(name: "TouchlineCalibrationTests", dependencies: ["TouchlineCalibration", "TouchlineCore", "TouchlineGestures"]),
         .testTarget(name: "TouchlineCLITests", dependencies: ["touchline", "TouchlineTestSupport"]),
         .testTarget(name: "TouchlineInputTests", dependencies: ["TouchlineCore", "TouchlineInput"]),

@@ -9,15 +9,6 @@ import TouchlineTesting
 // Property-based tests over random touch streams. Each case has its own seed, printed in the
 // failure message; rerun one case with TOUCHLINE_SEED=<seed>.
 
-enum Seeds {
-    /// The seeds to run: TOUCHLINE_SEED alone when set, else `count` seeds from a fixed base
-    /// (so CI is reproducible) mixed with the case index.
-    static func cases(_ count: Int, base: UInt64) -> [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["TOUCHLINE_SEED"], let seed = UInt64(text) { return [seed] }
-        return (0..<UInt64(count)).map { base &+ $0 &* 0x1000_0000_01 }
-    }
-}
-
 /// A random stream: fingers go down anywhere (edges included), move, rest, lift or are
 /// cancelled, up to five at once; every finger is lifted at the end.
 func randomScript(seed: UInt64, rate: Double = 120, pressure: Bool = false) -> TouchScript {

@@ -14,8 +14,6 @@ func expectLog(_ h: GestureHarness, _ expected: [String], sourceLocation: Source
     #expect(actual == expected, sourceLocation: sourceLocation)
 }
 
-func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
-
 extension GraphConfiguration {
     /// One target, the given recognizers.
     static func only(_ recognizers: [RecognizerSpec]) -> GraphConfiguration {

@@ -3,6 +3,7 @@ import TouchlineCore
 import TouchlineGestures
 @testable import TouchlinePlot
 import TouchlineTesting
+import TouchlineTestSupport
 
 /// The picture `touchline plot` draws, made from scripted touches and the events their graph
 /// emits: one path per contact, one bar per continuous gesture, one tick per discrete one,

@@ -5,6 +5,7 @@ import Testing
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
+import TouchlineTestSupport
 
 @Suite struct DeviceConfigTests {
     func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {

@@ -4,6 +4,7 @@ import Testing
 import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
+import TouchlineTestSupport
 
 @Suite struct ActionConfigTests {
     func parse(_ text: String) throws(ConfigError) -> DaemonConfiguration {

@@ -5,6 +5,7 @@ import TouchlineCore
 import TouchlineGestures
 import TouchlineSettings
 import TouchlineTesting
+import TouchlineTestSupport
 
 @Suite struct ConfigTests {
     func parse(_ text: String) throws(ConfigError) -> GraphConfiguration {

@@ -147,7 +147,7 @@ static inline unsigned long touchline_inotify_record(const char *buf, unsigned l
     *name = e->len > 0 ? e->name : "";
     return offset + sizeof(struct inotify_event) + e->len;
 }
-// The event socket (TouchlineInput/UnsafeSocket.swift): a Unix stream socket's address is a
+// The event socket (TouchlineInput/Socket/UnsafeSocket.swift): a Unix stream socket's address is a
 // fixed-size array, so the path's length is checked here, before it is copied.
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -237,7 +237,7 @@ static inline int touchline_epoll_wait_tokens(int epfd, unsigned long long *toke
     for (int i = 0; i < n; i++) tokens[i] = evs[i].data.u64;
     return n;
 }
-/// Actions of the daemon (TouchlineInput/UnsafeProcess.swift). Spawns argv (PATH search) with
+/// Actions of the daemon (TouchlineInput/Process/UnsafeProcess.swift). Spawns argv (PATH search) with
 /// envp: standard input /dev/null, a process group of its own (so that a timeout kills what a
 /// shell started too), default dispositions and an empty signal mask (the daemon blocks
 /// SIGINT/SIGTERM/SIGHUP for its signalfd; a child inheriting that could not be stopped).

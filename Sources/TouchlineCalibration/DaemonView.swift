@@ -191,13 +191,13 @@ public enum DaemonView {
 /// frames': `advance` moves it on between frames (a tap is told once the double tap's wait is
 /// over), so the caller decides how time passes.
 public struct FrameTouches: Sendable {
-    var driver: ReplayDriver
+    var driver: GraphDriver
     let sensor: Size
 
     public init(sensor: Size) throws(DaemonViewError) {
         self.sensor = sensor
         do {
-            driver = try ReplayDriver(configuration: .default, surface: sensor)
+            driver = try GraphDriver(configuration: .default, surface: sensor)
         } catch {
             throw DaemonViewError("the default graph on a panel of \(sensor): \(error)")
         }

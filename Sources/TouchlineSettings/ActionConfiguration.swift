@@ -41,7 +41,7 @@ public struct ActionSpec: Hashable, Sendable {
     public var device: Int?
     /// Conditions on the event's fields (`fingers = 3`, `edge = "left"`, `scale = [">=", 1.5]`),
     /// all of which hold for the action to run; kept sorted, so that two actions with the same
-    /// filters in another order are equal (ActionFilter.swift).
+    /// filters in another order are equal (FieldFilter.swift).
     public var filters: [FieldFilter] {
         didSet { filters.sort() }
     }

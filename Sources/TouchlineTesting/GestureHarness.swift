@@ -24,7 +24,7 @@ public struct GestureHarness: Sendable {
         pipeline = try GesturePipeline(frames: surface, configuration: configuration, explain: explain)
     }
 
-    public var driver: ReplayDriver { pipeline.drivers[0] }
+    public var driver: GraphDriver { pipeline.drivers[0] }
     public var graph: GestureGraph { pipeline.drivers[0].graph }
     public var time: Timestamp { script.time }
 
@@ -90,7 +90,7 @@ extension GesturePipeline {
     /// A pipeline of one device, 0, fed frames (a touch script's) on a `surface` of mm.
     init(frames surface: Size, configuration: GraphConfiguration, explain: Bool) throws(GraphConfigurationError) {
         self.init(configuration: configuration, explain: explain)
-        var driver = try ReplayDriver(configuration: configuration, surface: surface)
+        var driver = try GraphDriver(configuration: configuration, surface: surface)
         driver.graph.explain = explain
         start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "touch script")), transform: nil, surface: surface, driver: driver)
     }

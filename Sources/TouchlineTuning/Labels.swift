@@ -4,7 +4,7 @@ import TouchlineSettings
 // Labels: what a person meant, per recording (docs/labels.md). The format is the one of
 // ../shared/traces/labels.json (and its score.py), read by Core's JSONReader: a file is either
 // that bare array of recordings or an object {"version": 1, "recordings": [...]}. A condition is
-// an `[[action]]` filter's FieldFilter (ActionFilter.swift), so a label and an action compare an
+// an `[[action]]` filter's FieldFilter (FieldFilter.swift), so a label and an action compare an
 // event's field the same way, as its JSON writes it.
 
 public struct LabelError: Error, Sendable, CustomStringConvertible {

@@ -52,7 +52,7 @@ public struct Recording: Sendable {
     public func run(_ configuration: GraphConfiguration, explain: Bool = false, emit: (GestureEvent) -> Void) throws(GraphConfigurationError) {
         var pipeline = GesturePipeline(configuration: configuration, explain: explain)
         for device in devices {
-            var driver = try ReplayDriver(configuration: device.configuration ?? configuration, surface: device.surface)
+            var driver = try GraphDriver(configuration: device.configuration ?? configuration, surface: device.surface)
             driver.graph.explain = explain
             // The frames were assembled (and transformed) when the recording was read: the
             // pipeline's assembler for the device makes none here.

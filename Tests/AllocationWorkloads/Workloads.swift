@@ -126,7 +126,7 @@ public func circlingFrames(_ n: Int, count: Int) -> [TouchFrame] {
 /// One steady-state run of the default graph over circling fingers: 100 frames to warm up, then
 /// 2,000 measured, each event written as JSON (or as `--format text` with colours).
 public struct GraphSteadyRun {
-    public var driver: ReplayDriver
+    public var driver: GraphDriver
     var writer = JSONWriter(capacity: 4096)
     /// `--format text`'s writer instead of the JSON one, when set.
     var text: TextEventWriter?
@@ -140,7 +140,7 @@ public struct GraphSteadyRun {
         if text { self.text = TextEventWriter(color: true, capacity: 4096) }
         frames = circlingFrames(contacts, count: 2100)
         transform = rotated ? DeviceTransform(rotation: .quarter, calibration: [1, 0, 0.01, 0, 1, 0]) : nil
-        driver = try ReplayDriver(configuration: .default, surface: transform?.surface(TouchScript.defaultSurface) ?? TouchScript.defaultSurface)
+        driver = try GraphDriver(configuration: .default, surface: transform?.surface(TouchScript.defaultSurface) ?? TouchScript.defaultSurface)
         driver.graph.explain = explain
         for f in frames.prefix(100) { feed(f) }
     }

@@ -166,7 +166,7 @@ public enum FastPathScripts {
     /// Every event as JSON, and after every frame each recognizer's arena status and state,
     /// the contacts down, open arenas and the next deadline.
     public static func run(_ script: TouchScript, _ configuration: GraphConfiguration, fastPaths: Bool) throws -> (events: [String], states: [String], final: String) {
-        var driver = try ReplayDriver(configuration: configuration, surface: script.surface)
+        var driver = try GraphDriver(configuration: configuration, surface: script.surface)
         driver.graph.explain = true
         driver.graph.usesFastPaths = fastPaths
         var events: [String] = []

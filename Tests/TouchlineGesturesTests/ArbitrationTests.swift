@@ -356,7 +356,7 @@ import TouchlineTesting
 
 @Suite struct TransitionLogTests {
     @Test func transitionsAreObservable() throws {
-        var driver = try ReplayDriver(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), surface: TouchScript.defaultSurface)
+        var driver = try GraphDriver(configuration: .only([RecognizerSpec(name: "tap", kind: .tap(.with()))]), surface: TouchScript.defaultSurface)
         driver.graph.recordsTransitions = true
         var s = TouchScript()
         s.down(0, at: p(50, 50)); s.wait(80); s.up(0)

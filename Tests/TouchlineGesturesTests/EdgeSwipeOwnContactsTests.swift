@@ -19,7 +19,7 @@ import TouchlineTesting
         var pipeline = GesturePipeline(configuration: configuration)
         let surface = script.surface
         pipeline.start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "script")), transform: nil,
-                       surface: surface, driver: try ReplayDriver(configuration: configuration, surface: surface))
+                       surface: surface, driver: try GraphDriver(configuration: configuration, surface: surface))
         var stray: [String] = []
         var seen = 0
         func gesture(_ e: GestureEvent) {

@@ -17,7 +17,7 @@ import TouchlineTesting
         let surface = TouchScript.defaultSurface
         pipeline.start(
             device: device, assembler: FrameAssembler(device: DeviceDescription(name: "script \(device)")), transform: nil,
-            surface: surface, driver: try ReplayDriver(configuration: .default, surface: surface))
+            surface: surface, driver: try GraphDriver(configuration: .default, surface: surface))
     }
 
     /// A finger down at `point` (at `start`).
@@ -94,7 +94,7 @@ import TouchlineTesting
         }
         tap(at: 0)
         let surface = TouchScript.defaultSurface
-        pipeline.replaceGraph(device: 0, with: try ReplayDriver(configuration: .default, surface: surface), transform: nil, surface: surface) { events.append($0) }
+        pipeline.replaceGraph(device: 0, with: try GraphDriver(configuration: .default, surface: surface), transform: nil, surface: surface) { events.append($0) }
         tap(at: 1000)
         tap(at: 2000)
         pipeline.finish { events.append($0) }

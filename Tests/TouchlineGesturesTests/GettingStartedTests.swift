@@ -32,7 +32,7 @@ import TouchlineTesting
         script.move([(0, Point(x: 70, y: 60)), (1, Point(x: 130, y: 60))], over: 300)
         script.up([0, 1])
 
-        var driver = try ReplayDriver(configuration: Self.kiosk, surface: script.surface)
+        var driver = try GraphDriver(configuration: Self.kiosk, surface: script.surface)
         var events: [GestureEvent] = []
         for frame in script.frames { driver.feed(frame) { events.append($0) } }
         driver.finish { events.append($0) }

@@ -28,7 +28,7 @@ import TouchlineTesting
         do {
             // Another party (a live session's graph, in the crash) holds the names first.
             let other = InternedString.Hold(names)
-            var driver = try ReplayDriver(configuration: Self.configuration, surface: TouchScript.defaultSurface)
+            var driver = try GraphDriver(configuration: Self.configuration, surface: TouchScript.defaultSurface)
             withExtendedLifetime(other) {}
             var s = TouchScript()
             s.down(0, at: Point(x: 20, y: 20))
@@ -57,7 +57,7 @@ import TouchlineTesting
             recognizers: [RecognizerSpec(name: names[1], kind: .tap(.with()), target: names[0])])
         do {
             let hold = InternedString.Hold(names)
-            let driver = try ReplayDriver(configuration: configuration, surface: TouchScript.defaultSurface, sharingNames: true)
+            let driver = try GraphDriver(configuration: configuration, surface: TouchScript.defaultSurface, sharingNames: true)
             #expect(names.map(InternedString.isStored) == [true, true])
             withExtendedLifetime((hold, driver)) {}
         }

@@ -37,7 +37,7 @@ import TouchlineTesting
         var pipeline = GesturePipeline(configuration: configuration, passThrough: PassThroughSet(bound: bound, keepsReports: keepsReports))
         let surface = script.surface
         pipeline.start(device: 0, assembler: FrameAssembler(device: DeviceDescription(name: "script")), transform: nil,
-                       surface: surface, driver: try ReplayDriver(configuration: configuration, surface: surface))
+                       surface: surface, driver: try GraphDriver(configuration: configuration, surface: surface))
         pipeline.passThrough.keepsDecisions = true
         pipeline.startPassThrough(device: 0, slotCount: slots)
         var out = Output()

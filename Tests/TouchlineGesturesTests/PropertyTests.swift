@@ -172,7 +172,7 @@ let everyKindGraph: GraphConfiguration = {
     /// Runs frames one at a time and returns, per event, the index of the frame whose feed
     /// produced it (frames.count for the end of input).
     static func run(_ frames: [TouchFrame], configuration: GraphConfiguration = .default, surface: Size = TouchScript.defaultSurface, explain: Bool) throws -> (events: [GestureEvent], frameOf: [Int], graph: GestureGraph) {
-        var driver = try ReplayDriver(configuration: configuration, surface: surface)
+        var driver = try GraphDriver(configuration: configuration, surface: surface)
         driver.graph.explain = explain
         var events: [GestureEvent] = []
         var frameOf: [Int] = []
@@ -389,7 +389,7 @@ let everyKindGraph: GraphConfiguration = {
             frame.contacts.sort { $0.id < $1.id }
             frames.append(frame)
         }
-        var driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        var driver = try GraphDriver(configuration: .default, surface: TouchScript.defaultSurface)
         driver.graph.explain = true
         var events: [GestureEvent] = []
         for f in frames { driver.feed(f) { events.append($0) } }

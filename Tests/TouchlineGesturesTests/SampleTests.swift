@@ -81,15 +81,15 @@ import TouchlineTesting
     /// shared storage would show in the original.
     static func replayWithCopy(_ frames: [TouchFrame], copiedAfter split: Int, surface: Size) throws
         -> (expected: [String], copy: [String], original: [String]) {
-        func lines(_ driver: inout ReplayDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
+        func lines(_ driver: inout GraphDriver, _ frames: ArraySlice<TouchFrame>) -> [String] {
             var out: [String] = []
             for f in frames { driver.feed(f) { out.append($0.json) } }
             driver.finish { out.append($0.json) }
             return out
         }
-        var whole = try ReplayDriver(configuration: .default, surface: surface)
+        var whole = try GraphDriver(configuration: .default, surface: surface)
         let expected = lines(&whole, frames[...])
-        var original = try ReplayDriver(configuration: .default, surface: surface)
+        var original = try GraphDriver(configuration: .default, surface: surface)
         var before: [String] = []
         for f in frames[..<split] { original.feed(f) { before.append($0.json) } }
         var copy = original

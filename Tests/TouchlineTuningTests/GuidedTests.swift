@@ -142,7 +142,7 @@ struct GuidedFeedbackTests {
     @Test func eachAttemptIsToldRecognizedOrWhyNot() throws {
         var guide = GuidedSession(plan: try GuidedPlan.parse("swipe 2\nnone pan", gestures: ["swipe", "pan", "tap"]))
         guide.feedbackConfiguration = .default
-        var driver = try ReplayDriver(configuration: .default, surface: TouchScript.defaultSurface)
+        var driver = try GraphDriver(configuration: .default, surface: TouchScript.defaultSurface)
         driver.graph.explain = true
         var s = TouchScript()
         s.wait(100)

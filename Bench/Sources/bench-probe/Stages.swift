@@ -28,7 +28,7 @@ import TouchlineTrace
 }
 
 @inline(never) func measuredStageRecognize(_ frames: [TouchFrame], surface: Size) throws -> Int {
-    var driver = try ReplayDriver(configuration: .default, surface: surface)
+    var driver = try GraphDriver(configuration: .default, surface: surface)
     var sum = 0
     for frame in frames { driver.feed(frame) { g in sum &+= g.seq } }
     driver.finish { g in sum &+= g.seq }
@@ -64,7 +64,7 @@ enum Stages {
         var assembler = FrameAssembler(device: device)
         var frames: [TouchFrame] = []
         for e in events where assembler.feed(e) { frames.append(assembler.frame) }
-        var driver = try ReplayDriver(configuration: .default, surface: assembler.geometry.size)
+        var driver = try GraphDriver(configuration: .default, surface: assembler.geometry.size)
         var gestures: [GestureEvent] = []
         for frame in frames { driver.feed(frame) { gestures.append($0) } }
         driver.finish { gestures.append($0) }

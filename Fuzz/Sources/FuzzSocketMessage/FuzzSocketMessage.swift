@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             // Validation accepted it: the graph must build (the session would only warn).
             let configuration = targets.base.adding(targets.specs(forDevice: 0))
             do {
-                _ = try ReplayDriver(configuration: configuration, surface: Size(width: 100, height: 60))
+                _ = try GraphDriver(configuration: configuration, surface: Size(width: 100, height: 60))
             } catch {
                 fatalError("a registration validation accepted, refused by the graph: \(error.message)")
             }

@@ -1,10 +1,11 @@
 import TouchlineCore
 
-/// Drives a graph from recorded frames in virtual time: before each frame, the deadlines that
-/// fall before it fire at their own timestamps; at the end of input the remaining deadlines
-/// fire, then contacts still down are cancelled. The output depends only on the frames, never
-/// on how fast they are fed.
-public struct ReplayDriver: Sendable {
+/// Drives a graph from frames in virtual time, live or recorded (the pipeline's driver in every
+/// mode; it was `ReplayDriver` until issue 32 named it for what it does): before each frame,
+/// the deadlines that fall before it fire at their own timestamps; at the end of input the
+/// remaining deadlines fire, then contacts still down are cancelled. The output depends only on
+/// the frames, never on how fast they are fed.
+public struct GraphDriver: Sendable {
     public var graph: GestureGraph
     /// The latest time seen (frame or deadline).
     public private(set) var time: Timestamp?

@@ -74,7 +74,7 @@ struct GraphStore: Sendable {
 
     /// Recognizer `i` made anew, idle, with `kind`'s parameters (the same kind as before, so
     /// the slot's size and alignment hold): a round a pen starts, or a finger's after it
-    /// (GestureGraph+Tools.swift). The recognizers are BitwiseCopyable: nothing to deinitialize.
+    /// (GestureGraph+Pens.swift). The recognizers are BitwiseCopyable: nothing to deinitialize.
     mutating func reinitialize(_ i: Int, _ kind: RecognizerKind, surface: Size) {
         let storage = writable()
         let slot = slots[i]

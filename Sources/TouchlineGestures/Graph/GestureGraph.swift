@@ -120,7 +120,7 @@ public struct GestureGraph: Sendable, ArenaHost {
     /// or hover kind.
     var carry: CarryRoute
     /// Per recognizer, its kind for a pen's round when that differs from its kind for fingers
-    /// (GestureGraph+Tools.swift), and which recognizers hold their pen parameters now (bit i).
+    /// (GestureGraph+Pens.swift), and which recognizers hold their pen parameters now (bit i).
     let penKinds: [RecognizerKind?]
     var penMembers: UInt64 = 0
     /// Some recognizer has other parameters for pens: only then does a landing look at tools.

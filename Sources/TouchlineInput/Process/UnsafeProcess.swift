@@ -1,12 +1,14 @@
 // The daemon's actions as processes: posix_spawn (never a shell unless the argv names one), a
-// pidfd per child so that an exit wakes the loop, and one timerfd for the earliest timeout, all
-// in an epoll set of its own whose descriptor the daemon's loop watches (as it watches the
-// socket server's). The only unsafe code of actions: C strings for argv and the environment.
+// pidfd per child so that an exit wakes the loop, in an epoll set of its own whose descriptor
+// the daemon's loop watches (the runner's timeouts are deadlines of the session's one wait).
+// The only unsafe code of actions: C strings for argv and the environment. The file keeps the
+// `Unsafe` prefix of the audited files; the API it offers is safe, so its type is `ChildProcess`
+// and a child's end is a `Termination` (not a second `ExitStatus`, which is the CLI's table).
 import CLibevdev
 import Glibc
 import TouchlineCore
 
-public enum UnsafeProcess {
+public enum ChildProcess {
     /// Starts `argv` (PATH search for a first element without a slash) with `environment`
     /// ("NAME=value" strings), in a process group of its own (its pid), standard input
     /// /dev/null and standard output the caller's standard error. Returns the pid.
@@ -43,12 +45,12 @@ public enum UnsafeProcess {
     }
 
     /// The process's wait status once it exited (reaping it); nil while it runs.
-    public static func reap(_ pid: Int32) -> ExitStatus? {
+    public static func reap(_ pid: Int32) -> Termination? {
         let status = touchline_reap(pid)
         if status == -1 { return nil }
         // ECHILD: already reaped elsewhere; report it as gone.
-        if status == -2 { return ExitStatus(code: -1, signal: 0) }
-        return ExitStatus(code: touchline_exit_code(status), signal: touchline_term_signal(status))
+        if status == -2 { return Termination(code: -1, signal: 0) }
+        return Termination(code: touchline_exit_code(status), signal: touchline_term_signal(status))
     }
 
     /// SIGTERM (or SIGKILL with `kill`) to the child's process group.
@@ -89,7 +91,7 @@ public enum UnsafeProcess {
         return result
     }
 
-    public struct ExitStatus: Hashable, Sendable {
+    public struct Termination: Hashable, Sendable {
         /// The exit code, or -1 when a signal ended it.
         public var code: Int32
         /// The signal that ended it, or 0.

@@ -181,12 +181,12 @@ public final class PageHost {
     }
 
     /// Waits for the host's exit (reaping it).
-    public func wait() -> UnsafeProcess.ExitStatus {
+    public func wait() -> ChildProcess.Termination {
         closeInput()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return UnsafeProcess.ExitStatus(code: -1, signal: 0) }
+            if errno != EINTR { return ChildProcess.Termination(code: -1, signal: 0) }
         }
-        return UnsafeProcess.ExitStatus(code: touchline_exit_code(status), signal: touchline_term_signal(status))
+        return ChildProcess.Termination(code: touchline_exit_code(status), signal: touchline_term_signal(status))
     }
 }

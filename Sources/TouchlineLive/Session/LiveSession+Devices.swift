@@ -52,7 +52,7 @@ extension LiveSession {
     /// A device's graph and the hold on its names, which the session keeps while that graph
     /// runs (`DeviceTable.nameHolds`).
     struct BuiltGraph {
-        var driver: ReplayDriver
+        var driver: GraphDriver
         var names: InternedString.Hold
     }
 
@@ -63,7 +63,7 @@ extension LiveSession {
         // Held before the graph takes them (GestureName(sharing:)): the names of registered
         // targets are freed once no running graph has them (issue 24, item 7).
         let names = InternedString.Hold(configuration.targets.map(\.name) + configuration.recognizers.map(\.name))
-        var driver = try ReplayDriver(configuration: configuration, surface: setup.surface, sharingNames: true)
+        var driver = try GraphDriver(configuration: configuration, surface: setup.surface, sharingNames: true)
         driver.graph.device = index
         driver.graph.explain = settings.explain
         return BuiltGraph(driver: driver, names: names)

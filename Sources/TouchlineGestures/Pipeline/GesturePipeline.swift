@@ -33,7 +33,7 @@ public struct GesturePipeline: Sendable {
     /// Per lane (a started device's slot, in the order they started; a finished device's slot
     /// is reused): its assembler and graph.
     public private(set) var assemblers: [FrameAssembler] = []
-    public private(set) var drivers: [ReplayDriver] = []
+    public private(set) var drivers: [GraphDriver] = []
     /// For each device index, its lane, or -1 while the device is not started: a trace may
     /// describe thousands of devices that send nothing. Visible to `isStarted`'s inlined body
     /// only.
@@ -84,9 +84,9 @@ public struct GesturePipeline: Sendable {
         let assembler = FrameAssembler(device: description, options: options)
         let transform = settings?.transform
         let surface = transform?.surface(assembler.geometry.size) ?? assembler.geometry.size
-        var driver: ReplayDriver?
+        var driver: GraphDriver?
         if recognizes {
-            driver = try ReplayDriver(configuration: settings?.graphConfiguration ?? configuration, surface: surface)
+            driver = try GraphDriver(configuration: settings?.graphConfiguration ?? configuration, surface: surface)
             driver?.graph.explain = explain
         }
         start(device: device, assembler: assembler, transform: transform, surface: surface, driver: driver)
@@ -96,7 +96,7 @@ public struct GesturePipeline: Sendable {
     /// Starts `device` with what its owner built: its assembler, transform (nil: none), the
     /// surface its graph sees, and its graph (nil exactly when the pipeline does not
     /// recognize). The live session builds them itself (registered targets join its graphs).
-    public mutating func start(device: Int, assembler: FrameAssembler, transform: DeviceTransform?, surface: Size, driver: ReplayDriver?) {
+    public mutating func start(device: Int, assembler: FrameAssembler, transform: DeviceTransform?, surface: Size, driver: GraphDriver?) {
         precondition(device >= 0 && !isStarted(device), "device \(device) is started already")
         precondition((driver != nil) == recognizes, "a graph is given exactly when the pipeline recognizes")
         if lane.count <= device { lane += repeatElement(-1, count: device + 1 - lane.count) }
@@ -426,7 +426,7 @@ public struct GesturePipeline: Sendable {
     /// Gives a started device a new graph (and transform: a reload may change them); the old
     /// graph finishes first, as at the end of input, and the device's planner reads the new
     /// one. The assembler stays: its slots and tracking ids are the device's state.
-    public mutating func replaceGraph<Sink: PipelineSink>(device: Int, with driver: ReplayDriver, transform: DeviceTransform?, surface: Size, into sink: inout Sink) {
+    public mutating func replaceGraph<Sink: PipelineSink>(device: Int, with driver: GraphDriver, transform: DeviceTransform?, surface: Size, into sink: inout Sink) {
         let k = lane[device]
         drivers[k].finish { sink.event($0) }
         var driver = driver
@@ -441,7 +441,7 @@ public struct GesturePipeline: Sendable {
         passThrough.graphChanged(device: device, drivers[k].graph)
     }
 
-    public mutating func replaceGraph(device: Int, with driver: ReplayDriver, transform: DeviceTransform?, surface: Size, emit: (GestureEvent) -> Void) {
+    public mutating func replaceGraph(device: Int, with driver: GraphDriver, transform: DeviceTransform?, surface: Size, emit: (GestureEvent) -> Void) {
         emitting(emit) { $0.replaceGraph(device: device, with: driver, transform: transform, surface: surface, into: &$1) }
     }
 

@@ -65,10 +65,10 @@ public struct RecordSession {
         paths.append(path)
         let assembler = FrameAssembler(device: description, options: pipeline.assemblerOptions)
         for warning in assembler.warnings { warn("\(path) (\(description.name)): \(warning)") }
-        var driver: ReplayDriver?
+        var driver: GraphDriver?
         if pipeline.recognizes {
             do {
-                driver = try ReplayDriver(configuration: configuration, surface: assembler.geometry.size)
+                driver = try GraphDriver(configuration: configuration, surface: assembler.geometry.size)
             } catch {
                 // GraphConfiguration.parse has already rejected an invalid file with its line.
                 throw LiveError(.data, "\(configPath ?? "the embedded graph configuration"): \(error.message)")

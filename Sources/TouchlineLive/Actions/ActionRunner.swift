@@ -80,7 +80,7 @@ public final class ActionRunner {
     /// computes it: the session's wait reads it on every wake, without allocating.
     public private(set) var nextDeadline: Timestamp?
 
-    public init(_ configuration: ActionConfiguration, environment: [String] = UnsafeProcess.currentEnvironment(),
+    public init(_ configuration: ActionConfiguration, environment: [String] = ChildProcess.currentEnvironment(),
                 input: InputEventWriter? = nil,
                 warn: @escaping (String) -> Void, clock: any LiveClock = MonotonicClock()) throws(SystemError) {
         self.configuration = configuration
@@ -139,7 +139,7 @@ public final class ActionRunner {
             case .keys, .button: continue
             }
             do {
-                let (pid, output) = try UnsafeProcess.spawnCapturingOutput(argv: argv, environment: environment ?? baseEnvironment)
+                let (pid, output) = try ChildProcess.spawnCapturingOutput(argv: argv, environment: environment ?? baseEnvironment)
                 let pidfd = watcher.watch(pid)
                 watcher.watchOutput(output)
                 children.append(Child(pid: pid, pidfd: pidfd, action: action, deadline: clock.now() + action.timeout, output: output))
@@ -223,7 +223,7 @@ public final class ActionRunner {
         while index < children.count {
             var child = children[index]
             passOnOutput(&child)
-            if !child.leaderExited, let status = UnsafeProcess.reap(child.pid) {
+            if !child.leaderExited, let status = ChildProcess.reap(child.pid) {
                 watcher.unwatch(child.pidfd)
                 child.pidfd = -1
                 child.leaderExited = true
@@ -233,7 +233,7 @@ public final class ActionRunner {
                 }
             }
             if child.leaderExited {
-                if !UnsafeProcess.groupAlive(child.pid) {
+                if !ChildProcess.groupAlive(child.pid) {
                     closeOutput(&child)
                     children.remove(at: index)
                     continue
@@ -248,12 +248,12 @@ public final class ActionRunner {
                     warn("action (line \(action.line)) " + (child.leaderExited
                         ? "left processes running after its timeout of \(timeout) ms: terminated"
                         : "still running after its timeout of \(timeout) ms: terminated"))
-                    UnsafeProcess.terminate(child.pid)
+                    ChildProcess.terminate(child.pid)
                     child.terminated = true
                     child.deadline = t + ActionConfiguration.killGrace
                     killed += 1
                 } else {
-                    UnsafeProcess.terminate(child.pid, kill: true)
+                    ChildProcess.terminate(child.pid, kill: true)
                     // Reaped when its pidfd says so; checked again after another grace.
                     child.deadline = t + ActionConfiguration.killGrace
                 }
@@ -269,14 +269,14 @@ public final class ActionRunner {
     /// action's output never mixes into `--stdout` (docs/live.md#actions).
     func passOnOutput(_ child: inout Child) {
         guard child.output >= 0 else { return }
-        let open = UnsafeProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
+        let open = ChildProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
         if open { passOnLines(&child, last: false) } else { closeOutput(&child) }
     }
 
     /// The rest of the output (a last line without a newline too), then the pipe closed.
     func closeOutput(_ child: inout Child) {
         guard child.output >= 0 else { return }
-        _ = UnsafeProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
+        _ = ChildProcess.readAvailable(child.output, into: &child.pending, limit: Self.outputPerService)
         watcher.unwatch(child.output)
         child.output = -1
         passOnLines(&child, last: true)
@@ -317,14 +317,14 @@ public final class ActionRunner {
     public func finish(grace: Int32 = 500) {
         reportSkips(at: clock.now(), all: true)
         guard !children.isEmpty else { return }
-        for child in children where !child.terminated { UnsafeProcess.terminate(child.pid) }
+        for child in children where !child.terminated { ChildProcess.terminate(child.pid) }
         var waited: Int32 = 0
         while !children.isEmpty, waited < grace {
             _ = watcher.waitReadable(milliseconds: 20)
             waited += 20
             reapAll()
         }
-        for child in children { UnsafeProcess.terminate(child.pid, kill: true) }
+        for child in children { ChildProcess.terminate(child.pid, kill: true) }
         // SIGKILL cannot be refused: the exits come at once.
         var tries = 0
         while !children.isEmpty, tries < 50 {
@@ -337,16 +337,16 @@ public final class ActionRunner {
     /// Reaps the leaders that exited and drops the groups left empty.
     func reapAll() {
         for index in children.indices where !children[index].leaderExited {
-            guard UnsafeProcess.reap(children[index].pid) != nil else { continue }
+            guard ChildProcess.reap(children[index].pid) != nil else { continue }
             watcher.unwatch(children[index].pidfd)
             children[index].pidfd = -1
             children[index].leaderExited = true
         }
         for index in children.indices { passOnOutput(&children[index]) }
-        for index in children.indices where children[index].leaderExited && !UnsafeProcess.groupAlive(children[index].pid) {
+        for index in children.indices where children[index].leaderExited && !ChildProcess.groupAlive(children[index].pid) {
             closeOutput(&children[index])
         }
-        children.removeAll { $0.leaderExited && $0.output < 0 && !UnsafeProcess.groupAlive($0.pid) }
+        children.removeAll { $0.leaderExited && $0.output < 0 && !ChildProcess.groupAlive($0.pid) }
     }
 }
 

@@ -4,6 +4,7 @@
 // (`SessionClients`). Nothing re-derives itself when assigned: what follows from a change is
 // an explicit call at the place that makes it (`SessionClients.share`).
 import TouchlineCore
+import TouchlineInput
 import TouchlineGestures
 import TouchlineSettings
 
@@ -69,14 +70,23 @@ public struct SessionLatency {
     /// Per SYN_REPORT, the time from its event time to its output written (µs), when asked.
     public var measures = false
     public internal(set) var latencies: [Int64] = []
-    /// `daemon --measure`: a frame's SYN_REPORT to its events written (LatencyProbe.swift).
+    /// `daemon --measure`: a frame's first event read to its events written (LatencyProbe.swift).
     public var probe: LatencyProbe?
-    /// `--measure` with pass-through: from a frame's SYN_REPORT to its frame written to the
+    /// `--measure` with pass-through: from a frame's first event read to its frame written to the
     /// clone (a held frame's write counts when it is released within its own frame's step;
     /// frames released later by a deadline belong to no frame and are not counted).
     public var passThroughProbe: LatencyProbe?
 
     public init() {}
+
+    /// An event of a device read: a frame's clock starts at its first event (one clock read
+    /// for both probes, and none when neither measures).
+    func eventRead() {
+        guard probe != nil || passThroughProbe != nil else { return }
+        let now = MonotonicNanoseconds.now()
+        probe?.eventRead(at: now)
+        passThroughProbe?.eventRead(at: now)
+    }
 
     func frameRead() {
         probe?.frameRead()

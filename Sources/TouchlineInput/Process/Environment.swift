@@ -10,7 +10,7 @@ public enum Environment {
     /// Every variable, by name (the first of a repeated name, as getenv(3) finds it).
     public static func all() -> [String: String] {
         var result: [String: String] = [:]
-        for entry in UnsafeProcess.currentEnvironment() {
+        for entry in ChildProcess.currentEnvironment() {
             guard let equals = entry.firstIndex(of: "=") else { continue }
             let name = String(entry[..<equals])
             if result[name] == nil { result[name] = String(entry[entry.index(after: equals)...]) }

@@ -174,12 +174,8 @@ public struct LiveSession {
     mutating func handle(_ event: InputEvent, device: Device) throws {
         let kernelTime = event.time
         let event = pipeline.timed(event)
-        // --measure: a frame's clock starts at its first event (one clock read for both probes).
-        if latencyProbe != nil || passThroughProbe != nil {
-            let now = MonotonicNanoseconds.now()
-            latencyProbe?.eventRead(at: now)
-            passThroughProbe?.eventRead(at: now)
-        }
+        // --measure: a frame's clock starts at its first event.
+        latency.eventRead()
         if event.type == EventCodes.EV_SYN && event.code == EventCodes.SYN_REPORT {
             latency.frameRead()
         }

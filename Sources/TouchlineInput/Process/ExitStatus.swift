@@ -1,6 +1,6 @@
-// One exit-code table for every command (sysexits.h), and the user's error that carries its
-// status. Here rather than in the executable because the system code that fails with them
-// (files, the privilege drop, `replay --jobs`' workers) lives in this module. README.md ("Exit
+// One exit-code table for every command (sysexits.h); the user's error that carries its status is
+// CLIError.swift's. Here rather than in the executable because the system code that fails with
+// it (files, the privilege drop, `replay --jobs`' workers) lives in this module. README.md ("Exit
 // status") and `touchline --help` print the same table: change all three together.
 
 /// The exit statuses `touchline` uses, and no others.
@@ -36,28 +36,4 @@ public enum ExitStatus {
         73 the output cannot be created (a directory, no permission, a missing folder); 74 an \
         I/O error while reading or writing; 77 `daemon --user` without root.
         """
-}
-
-/// An error for the user: one sentence, and the exit status that says whose fault it was.
-public struct CLIError: Error, CustomStringConvertible {
-    public var message: String
-    public var exitCode: Int32
-
-    public init(message: String, exitCode: Int32) {
-        self.message = message
-        self.exitCode = exitCode
-    }
-
-    /// A trace or config with bad content.
-    public static func data(_ message: String) -> CLIError { CLIError(message: message, exitCode: ExitStatus.data) }
-    /// An input that cannot be opened.
-    public static func noInput(_ message: String) -> CLIError { CLIError(message: message, exitCode: ExitStatus.noInput) }
-    /// An output that cannot be created.
-    public static func output(_ message: String) -> CLIError { CLIError(message: message, exitCode: ExitStatus.cannotCreate) }
-    /// A write or read that failed part way.
-    public static func io(_ message: String) -> CLIError { CLIError(message: message, exitCode: ExitStatus.ioError) }
-    /// Arguments that contradict each other in a way ArgumentParser's validation cannot see.
-    public static func usage(_ message: String) -> CLIError { CLIError(message: message, exitCode: ExitStatus.usage) }
-
-    public var description: String { message }
 }

@@ -18,7 +18,7 @@ extension GestureGraph {
                 kept.contacts.append(c)
                 continue
             }
-            // Through the checked subscript, not a span in a closure (see GestureGraph+Tools.swift:
+            // Through the checked subscript, not a span in a closure (see GestureGraph+Pens.swift:
             // Swift 6.3.1's optimizer crashed on such a closure in release).
             var t = -1
             for i in 0..<store.trackedCount where store[tracked: i].id == c.id { t = store[tracked: i].target }

@@ -22,7 +22,7 @@ import TouchlineTesting
             RecognizerSpec(name: "mapPinch", kind: .pinch(), target: "map"),
         ])
 
-    @Test func scriptedFramesThroughReplayDriver() throws {
+    @Test func scriptedFramesThroughGraphDriver() throws {
         var script = TouchScript(rate: 60)
         script.down(0, at: Point(x: 25, y: 100))
         script.wait(80)

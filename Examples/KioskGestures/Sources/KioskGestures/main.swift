@@ -44,7 +44,7 @@ script.up(0)
 
 var events: [GestureEvent] = []
 do {
-    var driver = try ReplayDriver(configuration: kiosk, surface: script.surface)
+    var driver = try GraphDriver(configuration: kiosk, surface: script.surface)
     for frame in script.frames { driver.feed(frame) { events.append($0) } }
     driver.finish { events.append($0) }
 } catch {

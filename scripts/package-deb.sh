@@ -103,8 +103,10 @@ rm -rf "$shlibs"
 # ("version `GLIBC_ABI_DT_RELR' not found"), yet shlibdeps says libc6 (>= 2.35). So every node
 # the binaries need from a library of libc6 is looked up in libc6's symbols file (where each
 # node is listed as NODE@NODE VERSION) and the highest version raises libc6's minimum.
-libc_symbols=$(dpkg-query --control-path libc6 symbols 2>/dev/null | head -n 1)
-[ -r "$libc_symbols" ] || { echo "$0: no symbols file for libc6 (dpkg-query --control-path libc6 symbols)" >&2; exit 1; }
+# The package's own architecture named: on a host with a second one (libc6:i386 beside
+# libc6:amd64) a bare `libc6` is ambiguous.
+libc_symbols=$(dpkg-query --control-path "libc6:$arch" symbols 2>/dev/null | head -n 1)
+[ -r "$libc_symbols" ] || { echo "$0: no symbols file for libc6:$arch (dpkg-query --control-path libc6:$arch symbols)" >&2; exit 1; }
 libc_min=
 for arg in "$@"; do
     [ "$arg" = -e ] && continue

@@ -112,8 +112,15 @@ def measure(binary, path, config, work, speed):
                                "--speed", str(speed), "--measure", "--passthrough-to", "/dev/fd/%d" % w],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, pass_fds=(w,))
     os.close(w)
-    _, err = daemon.communicate(timeout=600)
-    reader.wait(timeout=60)
+    try:
+        _, err = daemon.communicate(timeout=600)
+        reader.wait(timeout=60)
+    finally:
+        # A run that timed out leaves neither the daemon nor its reader behind.
+        for p in (daemon, reader):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     events, frames, whole = check_records(records)
     result = {"wall": time.monotonic() - started, "status": daemon.returncode, "pipe_frames": frames,
               "pipe_events": events, "whole": whole,

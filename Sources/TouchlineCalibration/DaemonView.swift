@@ -142,7 +142,8 @@ public enum DaemonView {
                 }
                 tool = found
             }
-            var position = Point(x: try number(member("x"), "contacts[\(i)].x", positive: false), y: try number(member("y"), "contacts[\(i)].y", positive: false))
+            var position = Point(x: try number(member("x"), "contacts[\(i)].x", positive: false, signed: true),
+                                 y: try number(member("y"), "contacts[\(i)].y", positive: false, signed: true))
             if let positions {
                 guard positions[i].id == id else { throw DaemonViewError("raw[\(i)].id: \(positions[i].id), but contacts[\(i)].id is \(id)") }
                 position = Point(x: positions[i].x, y: positions[i].y)
@@ -159,12 +160,21 @@ public enum DaemonView {
         return n
     }
 
-    static func number(_ value: JSONValue?, _ key: String, positive: Bool) throws(DaemonViewError) -> Double {
+    /// `signed`: a position after the daemon's device transform, which does not clamp (a
+    /// calibration's offset puts a touch at an edge a little below 0 mm): any finite value
+    /// within ±`maximumMillimetres`.
+    static func number(_ value: JSONValue?, _ key: String, positive: Bool, signed: Bool = false) throws(DaemonViewError) -> Double {
         let n: Double
         switch value {
         case .integer(let i)?: n = Double(i)
         case .number(let d)?: n = d
         default: throw DaemonViewError("\(key): expected a number, found \(kind(of: value))")
+        }
+        if signed {
+            guard n.isFinite, n.magnitude <= maximumMillimetres else {
+                throw DaemonViewError("\(key): \(n) is out of range (from -\(Int(maximumMillimetres)) to \(Int(maximumMillimetres)))")
+            }
+            return n
         }
         guard n.isFinite, positive ? n > 0 : n >= 0, n <= maximumMillimetres || key == "time" else {
             throw DaemonViewError("\(key): \(n) is out of range (\(positive ? "more than" : "at least") 0\(key == "time" ? "" : ", at most \(Int(maximumMillimetres))"))")

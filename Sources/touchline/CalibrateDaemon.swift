@@ -28,13 +28,15 @@ final class DaemonTouchFeed {
     init(socket path: String, device wanted: Int?) throws {
         self.path = path
         self.wanted = wanted
+        // The readiness set first: once the connection is made every stored property is set,
+        // so a throw after it runs `deinit`, which closes the connection (closing it here as
+        // well closed it twice).
+        do { readiness = try ReadinessSet() } catch { throw CLIError.io("\(path): cannot subscribe: \(error.message)") }
         connection = try Listen.connect(path)
         do {
-            readiness = try ReadinessSet()
             try readiness.set(connection.fd, token: 0, input: true, output: false, added: true)
             try connection.send(DaemonView.subscription(device: wanted))
         } catch {
-            connection.close()
             throw CLIError.io("\(path): cannot subscribe: \(error.message)")
         }
     }
@@ -44,9 +46,16 @@ final class DaemonTouchFeed {
     /// The device's line: the one asked for, or the first. A daemon that does not describe its
     /// device (older than calibrate --daemon) is refused here, with why.
     func waitForDevice() throws -> CalibratedDevice {
+        var said = false
         while device == nil {
             guard try touches(within: 1000) != nil else {
                 throw CLIError.data("\(path): the daemon closed the connection before describing a touchscreen")
+            }
+            // Not silent: a daemon with no touchscreen yet, or no device of that number, keeps
+            // this waiting (a touchscreen plugged in later is described when it opens).
+            if device == nil && !said {
+                said = true
+                StandardError.write("touchline calibrate: waiting for the daemon to describe \(wanted.map { "its device \($0)" } ?? "a touchscreen") (Ctrl-C to stop)\n")
             }
         }
         return device!.calibrated
@@ -86,12 +95,10 @@ final class DaemonTouchFeed {
                 throw CLIError.data("\(path): a line of more than \(DaemonView.maximumLineBytes) bytes from the daemon")
             }
         }
-        if let last = lastFrame, var finder {
+        if let last = lastFrame, let deadline = finder?.nextDeadline {
             let now = Timestamp(microseconds: last.time.microseconds + (MonotonicNanoseconds.now() - last.at) / 1000)
-            if let deadline = finder.nextDeadline, deadline <= now {
-                found += finder.advance(to: deadline).map(normalized)
-                self.finder = finder
-            }
+            // In place, as a frame is (no copy of the graph).
+            if deadline <= now { found += finder!.advance(to: deadline).map(normalized) }
         }
         return found
     }
@@ -130,10 +137,11 @@ final class DaemonTouchFeed {
             }
             device = (index, calibrated)
         case .success(.frame(let index, let frame)):
-            guard index == device?.index, var finder else { return }
+            // In place: a copy of `finder` (a `var` bound from it) shared the graph's storage
+            // with the property, so each frame copied the whole graph before changing it.
+            guard index == device?.index, finder != nil else { return }
             lastFrame = (frame.time, MonotonicNanoseconds.now())
-            found += finder.feed(frame).map(normalized)
-            self.finder = finder
+            found += finder!.feed(frame).map(normalized)
         case .success(.dropped(let n)):
             if !warnedDrops && n > 0 {
                 warnedDrops = true

@@ -38,6 +38,18 @@ import TouchlineGestures
         #expect(try parse(#"{"dropped":4,"total":9}"#).get() == .dropped(4))
     }
 
+    /// The daemon's device transform does not clamp: with a calibration's offset a touch at an
+    /// edge stands a little below 0 mm after it (the raw position, which calibrate reads, is the
+    /// device's own). Such a frame is read, not refused (a corner of `--corners --daemon`).
+    @Test func aFrameWhoseTransformedPositionIsBelowZeroIsRead() throws {
+        let line = #"{"time":3,"device":0,"contacts":[{"id":4,"phase":"began","x":-2.75,"y":-0.5}],"raw":[{"id":4,"x":0.00,"y":1.25}]}"#
+        guard case .frame(_, let frame) = try parse(line).get() else { Issue.record("not a frame"); return }
+        #expect(frame.contacts.map(\.position) == [Point(x: 0, y: 1.25)])
+        guard case .frame(_, let plain) = try parse(#"{"time":3,"device":0,"contacts":[{"id":4,"phase":"moved","x":-2.75,"y":300}]}"#).get() else { return }
+        #expect(plain.contacts.map(\.position) == [Point(x: -2.75, y: 300)])
+        #expect(error(#"{"time":3,"device":0,"contacts":[{"id":4,"phase":"moved","x":-200000,"y":1}]}"#) == "contacts[0].x: -200000.0 is out of range (from -100000 to 100000)")
+    }
+
     @Test func aWrongLineSaysWhichField() {
         #expect(error("{\"view\":\"device\"")?.hasPrefix("not JSON: ") == true)
         #expect(error("[1]") == "expected an object, found a list")

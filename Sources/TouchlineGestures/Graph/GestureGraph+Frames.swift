@@ -7,7 +7,7 @@ extension GestureGraph {
     /// contacts to the recognizers of the targets they belong to.
     /// A frame that holds a palm (`frame.hasPalm`) is filtered first (GestureGraph+Palms.swift,
     /// docs/gestures.md#palms): a palm never starts or joins a gesture, whoever calls `process`
-    /// (the public entry point treated palms as fingers when only `GraphDriver` filtered them,
+    /// (the public entry point treated palms as fingers when only the driver, then `ReplayDriver`, filtered them,
     /// issue 32 item 4). One flag test a frame, the one the driver made before.
     public mutating func process(_ frame: TouchFrame, emit: (GestureEvent) -> Void) {
         if frame.hasPalm { return processFilteringPalms(frame, emit: emit) }

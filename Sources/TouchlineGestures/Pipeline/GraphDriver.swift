@@ -49,3 +49,8 @@ public struct GraphDriver: Sendable {
         while let d = graph.nextDeadline { graph.advance(to: d, emit: emit) }
     }
 }
+
+/// The driver's name until issue 32: kept for library users' code, which the rename would
+/// otherwise break.
+@available(*, deprecated, renamed: "GraphDriver")
+public typealias ReplayDriver = GraphDriver

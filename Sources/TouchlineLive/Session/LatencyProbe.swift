@@ -54,6 +54,9 @@ public final class LatencyProbe {
     /// The frame's events are all out.
     public func frameDone() { frameStart = nil }
 
+    /// Whether the next event starts a frame's clock (the session reads the clock only then).
+    public var waitsForFrameStart: Bool { frameStart == nil }
+
     /// One of the frame's gesture events went to the sockets.
     public func eventWritten() {
         guard let start = frameStart else { return }

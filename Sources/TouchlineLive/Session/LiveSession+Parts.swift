@@ -80,9 +80,10 @@ public struct SessionLatency {
     public init() {}
 
     /// An event of a device read: a frame's clock starts at its first event (one clock read
-    /// for both probes, and none when neither measures).
+    /// for both probes, only for a frame's first event, none when neither measures: a read per
+    /// event would add to what is measured).
     func eventRead() {
-        guard probe != nil || passThroughProbe != nil else { return }
+        guard probe?.waitsForFrameStart == true || passThroughProbe?.waitsForFrameStart == true else { return }
         let now = MonotonicNanoseconds.now()
         probe?.eventRead(at: now)
         passThroughProbe?.eventRead(at: now)

@@ -66,21 +66,20 @@ public enum DaemonView {
             return .failure(DaemonViewError("not JSON: \(error)"))
         }
         guard case .object(let members) = value else { return .failure(DaemonViewError("expected an object, found \(kind(of: value))")) }
-        func member(_ key: String) -> JSONValue? { members.last { $0.key == key }?.value }
         do {
-            if case .string("device")? = member("view") {
-                let index = try integer(member("device"), "device", 0...Int64(maximumDeviceNumber))
-                guard let native = member("native") else { return .success(.device(Int(index), nil)) }
+            if case .string("device")? = members.value("view") {
+                let index = try integer(members.value("device"), "device", 0...Int64(maximumDeviceNumber))
+                guard let native = members.value("native") else { return .success(.device(Int(index), nil)) }
                 return .success(.device(Int(index), try device(native)))
             }
             // Event lines (`"v":1`, docs/events.md) name their contacts too, by number.
-            if member("v") != nil { return .success(.other) }
-            if let contacts = member("contacts") {
-                let index = try integer(member("device"), "device", 0...Int64(maximumDeviceNumber))
-                return .success(.frame(device: Int(index), try frame(time: member("time"), contacts: contacts, raw: member("raw"),
-                                                                    afterDrop: member("afterDrop") == .bool(true))))
+            if members.value("v") != nil { return .success(.other) }
+            if let contacts = members.value("contacts") {
+                let index = try integer(members.value("device"), "device", 0...Int64(maximumDeviceNumber))
+                return .success(.frame(device: Int(index), try frame(time: members.value("time"), contacts: contacts, raw: members.value("raw"),
+                                                                    afterDrop: members.value("afterDrop") == .bool(true))))
             }
-            if let dropped = member("dropped") {
+            if let dropped = members.value("dropped") {
                 return .success(.dropped(Int(try integer(dropped, "dropped", 0...Int64(Int32.max)))))
             }
         } catch {
@@ -91,17 +90,16 @@ public enum DaemonView {
 
     static func device(_ value: JSONValue) throws(DaemonViewError) -> CalibratedDevice {
         guard case .object(let members) = value else { throw DaemonViewError("native: expected an object, found \(kind(of: value))") }
-        func member(_ key: String) -> JSONValue? { members.last { $0.key == key }?.value }
-        guard case .string(let name)? = member("name") else { throw DaemonViewError("native.name: expected a string, found \(kind(of: member("name")))") }
+        guard case .string(let name)? = members.value("name") else { throw DaemonViewError("native.name: expected a string, found \(kind(of: members.value("name")))") }
         // The daemon cuts a name at 255 bytes; a longer one is not the daemon's.
         guard name.utf8.count <= 255 else { throw DaemonViewError("native.name: \(name.utf8.count) bytes; at most 255") }
-        let vendor = try integer(member("vendor"), "native.vendor", 0...0xffff)
-        let product = try integer(member("product"), "native.product", 0...0xffff)
+        let vendor = try integer(members.value("vendor"), "native.vendor", 0...0xffff)
+        let product = try integer(members.value("product"), "native.product", 0...0xffff)
         let int32 = Int64(Int32.min)...Int64(Int32.max)
-        let xMin = try integer(member("xMin"), "native.xMin", int32), xMax = try integer(member("xMax"), "native.xMax", int32)
-        let yMin = try integer(member("yMin"), "native.yMin", int32), yMax = try integer(member("yMax"), "native.yMax", int32)
-        let width = try number(member("width"), "native.width", positive: true)
-        let height = try number(member("height"), "native.height", positive: true)
+        let xMin = try integer(members.value("xMin"), "native.xMin", int32), xMax = try integer(members.value("xMax"), "native.xMax", int32)
+        let yMin = try integer(members.value("yMin"), "native.yMin", int32), yMax = try integer(members.value("yMax"), "native.yMax", int32)
+        let width = try number(members.value("width"), "native.width", positive: true)
+        let height = try number(members.value("height"), "native.height", positive: true)
         return CalibratedDevice(name: name, vendor: UInt16(vendor), product: UInt16(product), xSpan: Double(max(0, xMax - xMin)),
                                 ySpan: Double(max(0, yMax - yMin)), sensor: Size(width: width, height: height))
     }
@@ -120,9 +118,8 @@ public enum DaemonView {
             var found: [(id: Int64, x: Double, y: Double)] = []
             for (i, element) in rawList.enumerated() {
                 guard case .object(let m) = element else { throw DaemonViewError("raw[\(i)]: expected an object, found \(kind(of: element))") }
-                func member(_ key: String) -> JSONValue? { m.last { $0.key == key }?.value }
-                found.append((try integer(member("id"), "raw[\(i)].id", 0...Int64(UInt32.max)),
-                               try number(member("x"), "raw[\(i)].x", positive: false), try number(member("y"), "raw[\(i)].y", positive: false)))
+                found.append((try integer(m.value("id"), "raw[\(i)].id", 0...Int64(UInt32.max)),
+                               try number(m.value("x"), "raw[\(i)].x", positive: false), try number(m.value("y"), "raw[\(i)].y", positive: false)))
             }
             positions = found
         }
@@ -130,20 +127,19 @@ public enum DaemonView {
         out.reserveCapacity(list.count)
         for (i, element) in list.enumerated() {
             guard case .object(let m) = element else { throw DaemonViewError("contacts[\(i)]: expected an object, found \(kind(of: element))") }
-            func member(_ key: String) -> JSONValue? { m.last { $0.key == key }?.value }
-            let id = try integer(member("id"), "contacts[\(i)].id", 0...Int64(UInt32.max))
-            guard case .string(let phaseName)? = member("phase"), let phase = ContactPhase.allCases.first(where: { "\($0.staticName)" == phaseName }) else {
+            let id = try integer(m.value("id"), "contacts[\(i)].id", 0...Int64(UInt32.max))
+            guard case .string(let phaseName)? = m.value("phase"), let phase = ContactPhase.allCases.first(where: { "\($0.staticName)" == phaseName }) else {
                 throw DaemonViewError("contacts[\(i)].phase: expected began, moved, stationary, ended or cancelled")
             }
             var tool = ContactTool.finger
-            if let given = member("tool") {
+            if let given = m.value("tool") {
                 guard case .string(let name) = given, let found = [ContactTool.finger, .pen, .palm].first(where: { "\($0.staticName)" == name }) else {
                     throw DaemonViewError("contacts[\(i)].tool: expected finger, pen or palm")
                 }
                 tool = found
             }
-            var position = Point(x: try number(member("x"), "contacts[\(i)].x", positive: false, signed: true),
-                                 y: try number(member("y"), "contacts[\(i)].y", positive: false, signed: true))
+            var position = Point(x: try number(m.value("x"), "contacts[\(i)].x", positive: false, signed: true),
+                                 y: try number(m.value("y"), "contacts[\(i)].y", positive: false, signed: true))
             if let positions {
                 guard positions[i].id == id else { throw DaemonViewError("raw[\(i)].id: \(positions[i].id), but contacts[\(i)].id is \(id)") }
                 position = Point(x: positions[i].x, y: positions[i].y)

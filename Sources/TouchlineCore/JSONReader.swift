@@ -28,6 +28,12 @@ public struct JSONMember: Sendable, Equatable {
     }
 }
 
+extension Array where Element == JSONMember {
+    /// The value of `key` in an object's members, or nil: one lookup for every reader of the
+    /// socket's and the labels' objects (the reader keeps one member per key, its last value).
+    public func value(_ key: String) -> JSONValue? { first { $0.key == key }?.value }
+}
+
 /// Where and why a text is not JSON. `column` counts bytes from 1.
 public struct JSONReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var column: Int

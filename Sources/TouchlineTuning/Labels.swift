@@ -79,7 +79,7 @@ public struct LabelSet: Sendable {
         return LabelSet(recordings: recordings)
     }
 
-    static func member(_ members: [JSONMember], _ key: String) -> JSONValue? { members.first { $0.key == key }?.value }
+    static func member(_ members: [JSONMember], _ key: String) -> JSONValue? { members.value(key) }
 
     static func number(_ v: JSONValue) -> Double? {
         switch v {

@@ -203,7 +203,7 @@ struct View: ParsableCommand {
 
     /// The `device` number of a `{"view":"device",…}` line.
     static func device(of line: ArraySlice<UInt8>) -> Int? {
-        guard case .object(let members)? = try? JSONReader.read(line), case .integer(let n)? = members.first(where: { $0.key == "device" })?.value else { return nil }
+        guard case .object(let members)? = try? JSONReader.read(line), case .integer(let n)? = members.value("device") else { return nil }
         return Int(exactly: n)
     }
 }

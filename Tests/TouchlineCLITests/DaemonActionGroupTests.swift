@@ -14,7 +14,8 @@ import Glibc
     /// Runs the daemon on pinch.yml with one action at the pinch's start whose shell exits at
     /// once, leaving `sleep 778` in the background holding the FIFO; `running` gets the FIFO
     /// and the sleep's pid while the daemon runs, `stopped` once SIGTERM ended it (with 0).
-    func leavingASleep(timeout: String, running: (inout ActionFIFO, pid_t) throws -> Void,
+    /// `speed`: the trace's, on whose clock the action's timeout runs.
+    func leavingASleep(timeout: String, speed: String = "100", running: (inout ActionFIFO, pid_t) throws -> Void,
                        stopped: (inout ActionFIFO, pid_t, _ output: String) throws -> Void) throws {
         let dir = try ScratchDirectory()
         defer { dir.remove() }
@@ -25,7 +26,7 @@ import Glibc
             timeout = "\(timeout)"
             shell = true
             argv = "(sh -c 'echo $$; exec sleep 778' > '\(fifo.path)' &); exit 0"
-            """, in: dir)
+            """, in: dir, speed: speed)
         var ended = false
         defer { if !ended { kill(daemon.pid, SIGKILL); _ = daemon.wait() } }
         let line = try fifo.line()
@@ -41,7 +42,10 @@ import Glibc
     }
 
     @Test func aBackgroundProcessEndsAtTheActionsTimeout() throws {
-        try leavingASleep(timeout: "300ms", running: { fifo, sleeper in
+        // At the trace's own speed: the timeout runs on the trace's clock, and at 100 times it
+        // 300 ms were 3 ms of real time, which a loaded host could spend before the shell had
+        // written the sleep's pid (CI, once: "no pid from the action").
+        try leavingASleep(timeout: "300ms", speed: "1", running: { fifo, sleeper in
             // The shell exited at once; its group lives on in the sleep until the 300 ms timeout.
             let closed = try fifo.closed(within: 5)
             #expect(closed, "sleep 778 (pid \(sleeper)) outlived its action's timeout")

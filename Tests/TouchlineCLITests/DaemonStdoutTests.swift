@@ -91,14 +91,15 @@ struct ActionFIFO {
 }
 
 extension CleanProcess {
-    /// The daemon on pinch.yml at 100 times its speed, with one `[[action]]` for the pinch (its
-    /// other keys in `keys`), in `dir`; with `--stdout` to `standardOutput` when given. It stays
-    /// after the trace (--stay): SIGTERM, not the end, ends it and its actions.
-    init(pinchAction keys: String, in dir: ScratchDirectory, standardOutput: Int32? = nil) throws {
+    /// The daemon on pinch.yml at `speed` times its speed (100 unless given), with one
+    /// `[[action]]` for the pinch (its other keys in `keys`), in `dir`; with `--stdout` to
+    /// `standardOutput` when given. It stays after the trace (--stay): SIGTERM, not the end,
+    /// ends it and its actions.
+    init(pinchAction keys: String, in dir: ScratchDirectory, standardOutput: Int32? = nil, speed: String = "100") throws {
         let config = try dir.write("daemon.toml", "[[action]]\ngesture = \"pinch\"\n" + keys + "\n")
         let recording = Paths.recordings.appendingPathComponent("pinch.yml").path
         try self.init(
-            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", "100", "--stay", "--socket", dir.path + "/touchline.sock"]
+            daemon: ["--config", config, "--source", "trace:" + recording, "--speed", speed, "--stay", "--socket", dir.path + "/touchline.sock"]
                 + (standardOutput == nil ? [] : ["--stdout"]),
             outputIn: URL(fileURLWithPath: dir.path), standardOutput: standardOutput)
     }

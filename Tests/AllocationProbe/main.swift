@@ -11,15 +11,21 @@
 // hook Instruments uses). `mallinfo2()` would not do: it reports only the main arena and only
 // bytes in use, so a malloc+free per frame nets to zero there.
 //
-// Why a process of its own, with one thread (issue 37): the switch and the pointer are
-// process-wide and are changed with two plain stores each. The counter used to run inside the
-// test binary, where swift-testing's and Dispatch's threads run beside the counted one. The
-// runtime's `swift_allocObject` checks the pointer before the switch (CALL_IMPL_CHECK in
-// HeapObject.cpp): a thread that allocates between our two stores sees a replaced pointer with
-// the switch off, and turns the switch on again for the rest of the process; every retain and
-// release of every thread then goes through the function pointers while we change them. This
-// process starts no thread (no Foundation, no Dispatch, no Testing, no concurrency), and checks
-// that it has exactly one before each count: nothing can race the counter here.
+// Why a process of its own, with one thread (issue 37): the switch is process-wide. While it
+// is on, Swift 6.3's runtime sends every retain of every thread through
+// `_swift_retain_adapterImpl`, which masks a bridge object's flag bits before testing them: a
+// String's bits (its bytes, or an immortal literal's address in read-only data) become a
+// "pointer", and `__swift_retain_` faults on it. The counter used to run inside the test
+// binary, where swift-testing's threads copy strings beside the counted one: now and then one
+// did so while the switch was on, and the child died of SIGSEGV at `__swift_retain_ + 36` from
+// `_swift_retain_adapterImpl` (scripts/issue37/old-probe-crash.sh makes it happen on purpose in
+// 9b4ee5b's binary; adapter-crash.sh in a file of its own). The switch and the pointer are also
+// changed with two plain stores each, and the runtime's `swift_allocObject` turns the switch on
+// itself when it sees a replaced pointer (CALL_IMPL_CHECK in HeapObject.cpp): a thread
+// allocating between the stores leaves it on for the rest of the process (counter-race.sh).
+// This process starts no thread (no Foundation, no Dispatch, no Testing, no concurrency), and
+// checks that it has exactly one before each count: no other thread retains anything here.
+// The upstream fix of the adapter (swiftlang/swift#88924) is not in 6.3.
 // Not counted: raw `malloc` and `UnsafeMutablePointer.allocate`, which the measured code never
 // uses (Bench's `alloc-budget` counts every malloc through an interposer, in CI).
 import AllocationWorkloads

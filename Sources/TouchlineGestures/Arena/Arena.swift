@@ -88,6 +88,13 @@ struct Arena: Sendable {
     /// Bit j of `requires[i]`: i's claim waits for j to fail, and fails when j wins.
     let requires: [UInt64]
     var targets: [Target]
+    /// Bit t: target t's arena is open, for the targets below 64 (hover arenas, after the
+    /// targets, have no bit). `process` finds the open arenas without contacts from it in a
+    /// few instructions a frame, where a loop over the targets read each one's flag (with its
+    /// index check): about 20 a frame for one target. Kept with `open` by `setOpen`.
+    private(set) var openTargets: UInt64 = 0
+    /// The arenas that are targets' and have a bit in `openTargets`.
+    private let targetArenas: Int
 
     /// `simultaneousWith` and `requiresFailureOf` as the configuration resolves them (member
     /// indices, at most 64 members). `arenaOf`: each member's arena when it is not its target's
@@ -113,6 +120,15 @@ struct Arena: Sendable {
         requires = req
         targets = Array(repeating: Target(members: 0), count: max(targetCount, (arenaOf.max() ?? -1) + 1))
         for (i, a) in arenaOf.enumerated() { targets[a].members |= 1 << UInt64(i) }
+        targetArenas = min(targetCount, 64)
+    }
+
+    /// Opens or closes arena `t`, and its bit in `openTargets`.
+    @inline(__always) mutating func setOpen(_ t: Int, _ open: Bool) {
+        targets[t].open = open
+        guard t < targetArenas else { return }
+        let bit = UInt64(1) &<< UInt64(t)
+        openTargets = open ? openTargets | bit : openTargets & ~bit
     }
 
     @inline(__always) func members(of t: Int) -> UInt64 { targets[t].members }
@@ -123,7 +139,7 @@ struct Arena: Sendable {
     @discardableResult
     @inline(__always) mutating func open(_ t: Int) -> UInt64 {
         guard !targets[t].open else { return 0 }
-        targets[t].open = true
+        setOpen(t, true)
         targets[t].winners = 0
         var opened: UInt64 = 0
         for i in MemberIndices(targets[t].members) where status[i] == .idle || status[i] == .failed || status[i] == .finished {
@@ -335,7 +351,7 @@ extension ArenaHost {
         var open = false
         for i in MemberIndices(arena.targets[t].members) { if arena.status[i].isPending || arena.status[i] == .won { open = true } }
         if !open {
-            arena.targets[t].open = false
+            arena.setOpen(t, false)
             arena.targets[t].winners = 0
             for i in MemberIndices(arena.targets[t].members) { arena.status[i] = .idle }
         }

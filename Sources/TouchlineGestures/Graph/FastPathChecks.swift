@@ -36,6 +36,12 @@ extension GestureGraph {
         return true
     }
 
+    /// Bit t of the arena's `openTargets` is set exactly for the open targets' arenas.
+    var openTargetsAreExact: Bool {
+        for t in store.targetIndices where t < 64 && (arena.openTargets >> UInt64(t) & 1 != 0) != arena.isOpen(t) { return false }
+        return true
+    }
+
     /// The ids of the contacts on target `t`, in tracking order (what a cached list must equal).
     @inline(__always) func recomputedContactList(on t: Int) -> ContactList {
         var list = ContactList()

@@ -221,7 +221,8 @@ public struct VelocityEstimator: BitwiseCopyable, Hashable, Sendable {
     }
     // A ring of samples, inline and indexed in place: a new sample writes one slot (shifting
     // every sample by one moved 24 values per sample, three estimators a frame), and reading a
-    // slot through a copy of a tuple copied all 192 bytes first (docs/performance.md). A ring
+    // slot through a copy of a tuple copied all 192 bytes first (docs/performance.md); so did a
+    // read of the InlineArray passed borrowed, hence `rate` reads it through its span. A ring
     // in SIMD8 vectors indexed by a variable compiled to hundreds of instructions per `rate`.
     // Every index is taken `& 7`, so it is in 0..<8 and the optimizer drops the bounds check.
     var ring = InlineArray<8, Sample>(repeating: Sample(t: 0, x: 0, y: 0))
@@ -268,7 +269,7 @@ public struct VelocityEstimator: BitwiseCopyable, Hashable, Sendable {
             ring[slot] = Sample(t: t, x: x, y: y)
             count = 1
         }
-        let rates = VelocityEstimator.rate(ring, newest: slot, count: count, ordered: ordered, at: t, window: window)
+        let rates = VelocityEstimator.rate(ring.span, newest: slot, count: count, ordered: ordered, at: t, window: window)
         newest = slot
         self.count = count
         self.ordered = ordered
@@ -278,11 +279,14 @@ public struct VelocityEstimator: BitwiseCopyable, Hashable, Sendable {
     /// Rates per second at `now`: between the newest sample and the oldest one within the
     /// window, but at least one step back from the newest.
     public func rate(at now: Timestamp) -> (Double, Double) {
-        VelocityEstimator.rate(ring, newest: newest, count: count, ordered: ordered, at: now.microseconds, window: window.microseconds)
+        VelocityEstimator.rate(ring.span, newest: newest, count: count, ordered: ordered, at: now.microseconds, window: window.microseconds)
     }
 
+    /// The ring is read through a span: a slot read from the `InlineArray` itself, even
+    /// borrowed, copied all 192 bytes first (a `memcpy` per read, three reads per estimator and
+    /// three estimators a frame: 270 instructions of a default graph's 1,730, docs/performance.md).
     @inline(__always) private static func rate(
-        _ ring: borrowing InlineArray<8, Sample>, newest: Int, count: Int, ordered: Bool, at now: Int64, window: Int64
+        _ ring: Span<Sample>, newest: Int, count: Int, ordered: Bool, at now: Int64, window: Int64
     ) -> (Double, Double) {
         guard count >= 2 else { return (0, 0) }
         let latest = ring[newest & 7]

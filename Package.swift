@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "TouchlinePlot", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineCalibration", dependencies: ["TouchlineCore", "TouchlineGestures"]),
         .target(name: "TouchlineTesting", dependencies: ["TouchlineCore", "TouchlineGestures"]),
-        .target(name: "TouchlineTuning", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures", "TouchlineSettings"]),
+        .target(name: "TouchlineTuning", dependencies: ["TouchlineCore", "TouchlineConfig", "TouchlineGestures"]),
         .systemLibrary(
             name: "CLibevdev", pkgConfig: "libevdev",
             providers: [.apt(["libevdev-dev"]), .brew(["libevdev"])]

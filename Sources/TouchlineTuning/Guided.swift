@@ -1,6 +1,5 @@
 import TouchlineCore
 import TouchlineGestures
-import TouchlineSettings
 
 // `touchline record --guided PLAN`: a plan of gestures and counts, the prompts a person follows,
 // and the labels of what they did (docs/tuning.md#recording-with-a-plan). An attempt is a touch:

@@ -1,5 +1,5 @@
 import TouchlineCore
-import TouchlineSettings
+import TouchlineGestures
 
 // Labels: what a person meant, per recording (docs/labels.md). The format is the one of
 // ../shared/traces/labels.json (and its score.py), read by Core's JSONReader: a file is either

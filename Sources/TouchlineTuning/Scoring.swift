@@ -1,6 +1,5 @@
 import TouchlineCore
 import TouchlineGestures
-import TouchlineSettings
 
 // Whether labels hold over a recording's events, as ../shared/traces/score.py decides it: an
 // event of a label's gesture (any phase) whose time, from the recording's first event, lies in

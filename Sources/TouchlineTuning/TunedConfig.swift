@@ -1,7 +1,6 @@
 import TouchlineConfig
 import TouchlineCore
 import TouchlineGestures
-import TouchlineSettings
 
 // The tuned configuration `tune -o` writes: the input's text with each changed parameter edited
 // where the document holds it, found through the TOML reader's positions rather than by

@@ -26,11 +26,9 @@ import Testing
     final class Errors { var rows: [(String, String)] = [] }
     let errors = Errors()
 
-    /// The scratch folder and the recordings are named as $TMP and Recordings in what is
-    /// compared: the one differs each run, the other with the checkout.
-    func normalized(_ text: String) -> String {
-        text.replacingOccurrences(of: dir.path, with: "$TMP").replacingOccurrences(of: Paths.recordings.path, with: "Recordings")
-    }
+    /// The scratch folder and the recordings as $TMP and Recordings (Report.normalized): the one
+    /// differs each run, the other with the checkout.
+    func normalized(_ text: String) -> String { Report.normalized(text, scratch: dir.path) }
 
     func expect(_ arguments: [String], _ status: Int32, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let result = try touchline(arguments: arguments)

@@ -9,14 +9,7 @@ import Foundation
 import Testing
 
 @Suite struct UnitSlipTests {
-    /// `daemon --check-config daemon.toml` in the file's folder: the error names the file as
-    /// given, so that it is compared whole.
-    func check(_ text: String) throws -> CLIResult {
-        let dir = try ScratchDirectory()
-        defer { dir.remove() }
-        _ = try dir.write("daemon.toml", text)
-        return try touchline(in: URL(fileURLWithPath: dir.path), "daemon", "--check-config", "daemon.toml")
-    }
+    func check(_ text: String) throws -> CLIResult { try checkConfig(text) }
 
     @Test func anActionTimeoutOfTwoIsRefusedAsMilliseconds() throws {
         // daemon.toml:4: … read in milliseconds: 2 ms, too short to be meant; write "2s" …

@@ -26,6 +26,10 @@ import Testing
         try Self.help([command, "--help"]).expect(status: 0, stdout: "help/\(command).txt")
     }
 
+    @Test func version() throws {
+        try Self.help(["--version"]).expect(status: 0, stdout: "touchline-version.txt")
+    }
+
     /// The table of exit statuses is in the whole help (touchline.txt); a bare `touchline` is a
     /// usage error (532b116 printed the help and exited 0): the same help, on standard error,
     /// after what is missing.

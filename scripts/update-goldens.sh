@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Rewrites the files tests compare against, after a deliberate change: the golden events beside
-# each recording (Recordings/NAME.events.jsonl, NAME.events.txt) and the generated parameter
-# table of the DocC article (Sources/TouchlineGestures/TouchlineGestures.docc/RecognizerParameters.md).
+# each recording (Recordings/NAME.events.jsonl, NAME.events.txt), the generated parameter
+# table of the DocC article (Sources/TouchlineGestures/TouchlineGestures.docc/RecognizerParameters.md),
+# and the executable's reports, errors and help (Tests/TouchlineCLITests/Expected/, compared by
+# the CLI tests: the whole TouchlineCLITests target runs, a few minutes).
 #
 #   scripts/update-goldens.sh        # then review `git diff` before committing
 #
@@ -13,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-filter='GoldenTests|TextGoldenTests|ParameterDocTests'
+filter='GoldenTests|TextGoldenTests|ParameterDocTests|TouchlineCLITests'
 rm -rf .build/actual
 echo "== the tests that compare against files (failures are expected here)"
 swift test --filter "$filter" 2>&1 | grep -E 'Test run with|recorded an issue' | tail -n 20 || true

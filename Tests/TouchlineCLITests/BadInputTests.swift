@@ -154,9 +154,6 @@ import Testing
     }
 
     @Test func missingFileSaysSo() throws {
-        let result = try touchline("replay", "--frames", dir.appendingPathComponent("nope.yml").path)
-        #expect(result.status != 0)
-        #expect(result.stderr.contains("nope.yml"))
-        #expect(result.stderr.lowercased().contains("no such file"))
+        try expectErrors([(["replay", "--frames", dir.appendingPathComponent("nope.yml").path], 66)], "replay-missing-file.stderr.txt", scratch: dir.path)
     }
 }

@@ -79,31 +79,23 @@ let crosshairPoints = crosshairs.map { "\($0.0),\($0.1)" }.joined(separator: " "
 
     @Test func aRecordingOfTapsGivesTheMatrixTheRuleTheSectionAndTheXinputLine() throws {
         let dir = Paths.temporaryDirectory()
-        let recording = try write(tapRecording(turnedTaps()), in: dir)
-        let rule = dir.appendingPathComponent("99-touchline-calibration.rules").path
-        let result = try touchline("calibrate", "--from", recording, "--points", crosshairPoints, "--udev-rule", rule)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr == "")
-        let out = result.stdout
-        #expect(out.hasPrefix("device: Calibration Test Panel (vendor 0x0eef, product 0x0001), panel 216.0 × 135.0 mm\n"), "\(out)")
-        #expect(out.contains("\nfound: rotated 90° clockwise, scaled 0.900 × 0.900 (x × y); the screen spans 150.0 × 240.0 mm of the panel\n"), "\(out)")
-        // libinput's normalization: b and e times 1351/1350, a and d times 2161/2160.
-        #expect(out.contains("ENV{LIBINPUT_CALIBRATION_MATRIX}=\"0.000000 -0.900667 0.950000 0.900417 0.000000 0.050000\""), "\(out)")
-        #expect(out.contains("[[device]]\nmatch.name = \"Calibration Test Panel\"\nrotation = 90\ncalibration = [0.900000, 0.000000, 0.050000, 0.000000, 0.900000, 0.050000]\n"), "\(out)")
-        #expect(out.contains("xinput set-prop 'Calibration Test Panel' --type=float \"Coordinate Transformation Matrix\" 0.000000 -0.900000 0.950000 0.900000 0.000000 0.050000 0 0 1\n"), "\(out)")
-        let written = try String(contentsOfFile: rule, encoding: .utf8)
-        #expect(written.hasPrefix("# Calibration Test Panel (vendor 0x0eef, product 0x0001): rotated 90° clockwise, worst "))
-        #expect(out.contains(written), "the rule written is the one printed")
-        for i in 1...9 { #expect(out.contains("point \(i): aimed at \(crosshairs[i - 1].0),\(crosshairs[i - 1].1), touched ")) }
+        _ = try write(tapRecording(turnedTaps()), in: dir)
+        // In the recording's folder, so that the report names the files as they were given.
+        // Found: rotated 90° clockwise, scaled 0.9; libinput's matrix normalizes b and e by
+        // 1351/1350, a and d by 2161/2160; then the [[device]] section and the xinput line.
+        let result = try touchline(in: dir, "calibrate", "--from", "taps.yml", "--points", crosshairPoints, "--udev-rule", "99-touchline-calibration.rules")
+        result.expect(status: 0, stdout: "calibrate-from.txt")
+        let written = try String(contentsOfFile: dir.appendingPathComponent("99-touchline-calibration.rules").path, encoding: .utf8)
+        expectReport(written, "calibrate-from.rules")
+        #expect(result.stdout.contains(written), "the rule written is the one printed")
     }
 
     @Test func pixelsWithTheScreensSize() throws {
         let dir = Paths.temporaryDirectory()
-        let recording = try write(tapRecording(turnedTaps()), in: dir)
+        _ = try write(tapRecording(turnedTaps()), in: dir)
         let pixels = crosshairs.map { "\(Int($0.0 * 1080)),\(Int($0.1 * 1920))" }.joined(separator: " ")
-        let result = try touchline("calibrate", "--from", recording, "--points", pixels, "--screen", "1080x1920")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("found: rotated 90° clockwise, scaled 0.900 × 0.900 (x × y)"), "\(result.stdout)")
+        try touchline(in: dir, "calibrate", "--from", "taps.yml", "--points", pixels, "--screen", "1080x1920")
+            .expect(status: 0, stdout: "calibrate-from-pixels.txt")
     }
 
     @Test func aCountMismatchNamesTheTaps() throws {
@@ -117,29 +109,27 @@ let crosshairPoints = crosshairs.map { "\($0.0),\($0.1)" }.joined(separator: " "
 
     @Test func aFileThatIsNotATraceIsRefusedAsReplayRefusesIt() throws {
         let dir = Paths.temporaryDirectory()
-        let notATrace = try write("hello, world\n", in: dir, "notes.txt")
-        let result = try touchline("calibrate", "--from", notATrace, "--points", crosshairPoints)
-        #expect(result.status == 65)
-        #expect(result.stderr.hasPrefix("touchline: \(notATrace):"), "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1)
+        _ = try write("hello, world\n", in: dir, "notes.txt")
+        try touchline(in: dir, "calibrate", "--from", "notes.txt", "--points", crosshairPoints)
+            .expect(status: 65, stderr: "calibrate-not-a-trace.stderr.txt")
     }
 
     @Test func tapsOnOneLineAreRefusedWithTheReason() throws {
         let dir = Paths.temporaryDirectory()
         let line = [(0.1, 0.5), (0.3, 0.5), (0.5, 0.5), (0.7, 0.5), (0.9, 0.5)]
-        let recording = try write(tapRecording(turnedTaps(line)), in: dir)
-        let result = try touchline("calibrate", "--from", recording, "--points", line.map { "\($0.0),\($0.1)" }.joined(separator: " "))
-        #expect(result.status == 65)
-        #expect(result.stderr.hasPrefix("touchline: \(recording): device 0: the touches lie on one line (within "), "\(result.stderr)")
+        _ = try write(tapRecording(turnedTaps(line)), in: dir)
+        try touchline(in: dir, "calibrate", "--from", "taps.yml", "--points", line.map { "\($0.0),\($0.1)" }.joined(separator: " "))
+            .expect(status: 65, stderr: "calibrate-one-line.stderr.txt")
     }
 
     @Test func badPointsAreAUsageErrorNamingThePoint() throws {
-        let result = try touchline("calibrate", "--from", "x.yml", "--points", "0.1,0.1 0.5;0.5 0.9,0.9")
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--points: point 2, '0.5;0.5', is not X,Y"), "\(result.stderr)")
-        let off = try touchline("calibrate", "--from", "x.yml", "--points", "0.1,0.1 1.5,0.5 0.9,0.9")
-        #expect(off.status == 64)
-        #expect(off.stderr.contains("--points: point 2, '1.5,0.5', is off the screen"), "\(off.stderr)")
+        var errors: [(String, String)] = []
+        for points in ["0.1,0.1 0.5;0.5 0.9,0.9", "0.1,0.1 1.5,0.5 0.9,0.9"] {
+            let result = try touchline("calibrate", "--from", "x.yml", "--points", points)
+            #expect(result.status == 64 && result.stdout.isEmpty)
+            errors.append(("--points \(points)", result.stderr))
+        }
+        expectReport(Report.table(errors), "calibrate-bad-points.stderr.txt")
     }
 
     @Test func theCornersOfARecordingGiveTheOrientation() throws {
@@ -147,12 +137,11 @@ let crosshairPoints = crosshairs.map { "\($0.0),\($0.1)" }.joined(separator: " "
         // The corners as near as the panel reaches (it covers the screen's middle 90 %), in the
         // order asked: top-left, top-right, bottom-right, bottom-left.
         let corners = [(0.07, 0.07), (0.93, 0.07), (0.93, 0.93), (0.07, 0.93)]
-        let recording = try write(tapRecording(turnedTaps(corners)), in: dir)
-        let result = try touchline("calibrate", "--corners", "trace:" + recording)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("\norientation: rotated 90° clockwise\n"), "\(result.stdout)")
-        #expect(result.stdout.contains("ENV{LIBINPUT_CALIBRATION_MATRIX}=\"0.000000 -1.000741 1.000000 1.000463 0.000000 0.000000\""), "\(result.stdout)")
-        #expect(result.stderr.contains("touch the top-left corner of the screen, as near to it as you can (1 of 4)"), "\(result.stderr)")
+        _ = try write(tapRecording(turnedTaps(corners)), in: dir)
+        // The prompts on standard error ("touch the top-left corner …, 1 of 4"), the orientation
+        // (rotated 90° clockwise) and its rule on standard output.
+        try touchline(in: dir, "calibrate", "--corners", "trace:taps.yml")
+            .expect(status: 0, stdout: "calibrate-corners.txt", stderr: "calibrate-corners.stderr.txt")
     }
 
     @Test func aGuidedRecordingsLabelsGiveThePointsAimedAt() throws {
@@ -175,8 +164,7 @@ let crosshairPoints = crosshairs.map { "\($0.0),\($0.1)" }.joined(separator: " "
         // A prompt that names no point needs --points.
         let plain = try write(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self).replacingOccurrences(of: " at ", with: " near "),
                               in: dir, "plain.labels.json")
-        let refused = try touchline("calibrate", "--labels", plain)
-        #expect(refused.status == 65 && refused.stderr.contains("attempt 1 (has tap 0.40..1.00 s) names no point: its prompt ends in \"at X,Y\""), "\(refused.stderr)")
+        try touchline(in: dir, "calibrate", "--labels", "plain.labels.json").expect(status: 65, stderr: "calibrate-labels-no-point.stderr.txt")
         let given = try touchline("calibrate", "--labels", plain, "--points", crosshairPoints)
         #expect(given.status == 0 && given.stdout == fromPoints.stdout, "\(given.stderr)")
     }
@@ -185,15 +173,14 @@ let crosshairPoints = crosshairs.map { "\($0.0),\($0.1)" }.joined(separator: " "
         let dir = Paths.temporaryDirectory()
         // Seed 7's point, touched through the turned panel: the rule's matrix puts it there.
         let seven = (0.42288, 0.16175)
-        let recording = try write(tapRecording(turnedTaps([seven])), in: dir)
+        _ = try write(tapRecording(turnedTaps([seven])), in: dir)
         let matrix = "0.000000 -0.900667 0.950000 0.900417 0.000000 0.050000"
-        let result = try touchline("calibrate", "--check", "trace:" + recording, "--seed", "7", "--matrix", matrix)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("check (seed 7; --seed 7 asks for this point again): touch the screen at "), "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("check: aimed at "), "\(result.stdout)")
-        #expect(result.stdout.contains("which --matrix puts at ") && result.stdout.contains(" mm on the panel, within the tolerance of 4.0 mm"), "\(result.stdout)")
-        // Without the calibration, the same touch is far off: status 1.
-        let none = try touchline("calibrate", "--check", "trace:" + recording, "--seed", "7")
-        #expect(none.status == 1 && none.stdout.contains("which no calibration (the device's own coordinates) puts at ") && none.stdout.contains("calibrate again"), "\(none.stdout)")
+        // The prompt on standard error; on standard output, where --matrix puts the touch, within
+        // the tolerance of 4.0 mm.
+        try touchline(in: dir, "calibrate", "--check", "trace:taps.yml", "--seed", "7", "--matrix", matrix)
+            .expect(status: 0, stdout: "calibrate-check.txt", stderr: "calibrate-check.stderr.txt")
+        // Without the calibration, the same touch is far off: status 1, "calibrate again".
+        try touchline(in: dir, "calibrate", "--check", "trace:taps.yml", "--seed", "7")
+            .expect(status: 1, stdout: "calibrate-check-uncalibrated.txt", stderr: "calibrate-check.stderr.txt")
     }
 }

@@ -68,17 +68,12 @@ import Glibc
 
     /// TOML's "\u0000" in a shell command: sh would run the command cut at the NUL.
     @Test func aNULInAShellCommandIsAConfigError() throws {
-        let dir = try ScratchDirectory()
-        defer { dir.remove() }
-        let config = try dir.write("daemon.toml", """
+        // daemon.toml:4:8: expected a command without NUL characters.
+        try checkConfig("""
             [[action]]
             gesture = "tap"
             shell = true
             argv = "true\\u0000; rm -rf /tmp/x"
-            """)
-        let result = try touchline("daemon", "--check-config", config)
-        #expect(result.status == 65, "stdout: \(result.stdout)")
-        #expect(result.stderr.contains(config + ":4:8: found "), "stderr: \(result.stderr)")
-        #expect(result.stderr.contains("expected a command without NUL characters"), "stderr: \(result.stderr)")
+            """).expect(status: 65, stderr: "check-config-nul.stderr.txt")
     }
 }

@@ -79,23 +79,13 @@ func procIDs(_ pid: pid_t, _ field: String) throws -> [String] {
         let dir = try socketDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let socketPath = dir + "/touchline.sock"
-        let cases: [(spec: String, status: Int32, message: String)] = [
-            ("no-such-user-tl15", 67, "no user named \"no-such-user-tl15\""),
-            ("nobody:no-such-group-tl15", 67, "no group named \"no-such-group-tl15\""),
-            ("4000000000", 67, "uid 4000000000 has no passwd entry"),
-            ("a:b:c", 64, "expected NAME, NAME:GROUP, UID or UID:GID"),
-            ("nobody:", 64, "expected NAME, NAME:GROUP, UID or UID:GID"),
-            ("root", 64, "that is root's user"),
+        let cases: [(spec: String, status: Int32)] = [
+            ("no-such-user-tl15", 67), ("nobody:no-such-group-tl15", 67), ("4000000000", 67), ("a:b:c", 64), ("nobody:", 64), ("root", 64),
         ]
-        for (spec, status, message) in cases {
-            let result = try touchline("daemon", "--user", spec, "--source", "trace:" + Self.tap, "--socket", socketPath)
-            #expect(result.status == status, "--user \(spec): \(result.stderr)")
-            #expect(result.stderr.contains(message), "--user \(spec): \(result.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: socketPath), "--user \(spec) left a socket")
-        }
-        let group = try touchline("daemon", "--socket-group", "no-such-group-tl15", "--source", "trace:" + Self.tap, "--socket", socketPath)
-        #expect(group.status == 67, "--socket-group: \(group.stderr)")
-        #expect(group.stderr.contains("--socket-group: no group named \"no-such-group-tl15\""))
+        // Each refused with what it names, before any socket exists.
+        try expectErrors(cases.map { (["daemon", "--user", $0.spec, "--source", "trace:" + Self.tap, "--socket", socketPath], $0.status) }
+                         + [(["daemon", "--socket-group", "no-such-group-tl15", "--source", "trace:" + Self.tap, "--socket", socketPath], 67)],
+                         "daemon-user.stderr.txt", scratch: dir)
         #expect(!FileManager.default.fileExists(atPath: socketPath))
     }
 

@@ -37,9 +37,11 @@ import Testing
                 "touchline: \(file): device 0 (Implausible Panel): the device's resolution (x 1, y 3 units/mm) gives 32767.0 × 10922.3 mm, not a plausible sensor (20 mm to 3 m across); assuming a 10.1\" diagonal (181.4 × 181.4 mm); pass --size WxH in mm for real distances",
             ], "\(command)")
         }
-        let inspect = try touchline("inspect", file)
-        #expect(inspect.stdout.contains("181.4 × 181.4 mm"))
-        let sized = try touchline("replay", "--size", "300x100", file)
-        #expect(sized.stderr.contains("--size 300.0 × 100.0 mm overrides the size from the device's resolution (32767.0 × 10922.3 mm, not plausible)"))
+        // The size assumed, 181.4 × 181.4 mm, and where it came from.
+        try touchline(in: dir, "inspect", "implausible.evemu").expect(status: 0, stdout: "inspect-implausible.txt", stderr: "inspect-implausible.stderr.txt")
+        // --size 300.0 × 100.0 mm overrides the implausible 32767.0 × 10922.3 mm.
+        let sized = try touchline(in: dir, "replay", "--size", "300x100", "implausible.evemu")
+        #expect(sized.status == 0)
+        expectReport(sized.stderr, "replay-size-overrides.stderr.txt")
     }
 }

@@ -67,14 +67,9 @@ import Testing
     /// A label's check and an action's agree: the same word for a number is refused in an
     /// `[[action]]` (there through the kinds' declared field sorts, FieldFilter.sort).
     @Test func anActionTakesNoWordForANumberEither() throws {
-        let dir = Paths.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let config = dir.appendingPathComponent("d.toml").path
-        try "[[action]]\ngesture = \"tap\"\nfingers = \"two\"\nargv = [\"true\"]\n".write(toFile: config, atomically: true, encoding: .utf8)
-        let result = try touchline("daemon", "--check-config", config)
-        #expect(result.status == 65)
-        #expect(result.stderr.contains("d.toml:3:11: "), "\(result.stderr)")
-        #expect(result.stderr.contains("a number without quotes"), "\(result.stderr)")
+        // d.toml:3:11: … a number without quotes.
+        try checkConfig("[[action]]\ngesture = \"tap\"\nfingers = \"two\"\nargv = [\"true\"]\n", name: "d.toml")
+            .expect(status: 65, stderr: "check-config-word-for-number.stderr.txt")
     }
 
     /// `score` prints each recording's lines as its window finishes: the recordings before a
@@ -85,10 +80,10 @@ import Testing
         let labels = dir.appendingPathComponent("labels.json").path
         let good = #"{"file": "panel.evemu", "expect": [{"has": "tap"}]}"#
         try "[\(good), \(good), \(good), {\"file\": \"missing.evemu\", \"expect\": []}]".write(toFile: labels, atomically: true, encoding: .utf8)
-        let result = try touchline("score", labels, "--jobs", "1")
+        let result = try touchline(in: dir, "score", "labels.json", "--jobs", "1")
         #expect(result.status == 66)
         #expect(result.lines == ["ok   panel.evemu: has tap", "ok   panel.evemu: has tap", "ok   panel.evemu: has tap"], "\(result.stdout)")
-        #expect(result.stderr.contains("missing.evemu"))
+        expectReport(result.stderr, "score-missing-recording.stderr.txt")
     }
 
     /// A FIFO named as a recording is refused as a configuration would be, not waited on; a

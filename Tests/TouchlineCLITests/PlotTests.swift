@@ -136,20 +136,16 @@ import Testing
     /// --from/--to draw a window: the two-finger tap recording's tap is after 0.05 s, so a
     /// window before it has no tick; hostile values are usage errors that name the option.
     @Test func windowAndBadOptions() throws {
-        let pinch = Paths.recordings.appendingPathComponent("pinch.yml").path
-        let early = try touchline("plot", pinch, "-o", "-", "--to", "0.01")
-        #expect(early.status == 0, "\(early.stderr)")
-        #expect(!early.stdout.contains("<rect class=\"bar\""), "the pinch begins after 0.01 s")
-        let whole = try touchline("plot", pinch, "-o", "-")
-        #expect(whole.stdout.contains("<rect class=\"bar\""))
-
-        let backwards = try touchline("plot", pinch, "-o", "-", "--from", "2", "--to", "1")
-        #expect(backwards.status == 64 && backwards.stderr.contains("--to"), "\(backwards.stderr)")
-        let negative = try touchline("plot", pinch, "-o", "-", "--from", "-1")
-        #expect(negative.status == 64 && negative.stderr.contains("--from"), "\(negative.stderr)")
-        let absent = try touchline("plot", pinch, "-o", "-", "--device", "3")
-        #expect(absent.status == 64 && absent.stderr.contains("--device 3"), "\(absent.stderr)")
-        #expect(absent.stdout.isEmpty)
+        // Run in Recordings/, so that the picture's title names the trace as given. The pinch
+        // begins after 0.01 s: this window has no bar.
+        try touchline(in: Paths.recordings, "plot", "pinch.yml", "-o", "-", "--to", "0.01").expect(status: 0, stdout: "plot-window.svg")
+        var errors: [(String, String)] = []
+        for options in [["--from", "2", "--to", "1"], ["--from", "-1"], ["--device", "3"]] {
+            let result = try run(Paths.binary.path, ["plot", "pinch.yml", "-o", "-"] + options, directory: Paths.recordings)
+            #expect(result.status == 64 && result.stdout.isEmpty, "\(options): \(result.stderr)")
+            errors.append((options.joined(separator: " "), result.stderr))
+        }
+        expectReport(Report.table(errors), "plot-bad-options.stderr.txt")
     }
 
     /// A trace with a bad line: no picture, and the error names the line (65); a trace on
@@ -163,14 +159,13 @@ import Testing
         let bad = dir.appendingPathComponent("bad.events")
         try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("bad.svg")
-        let result = try touchline("plot", bad.path, "-o", out.path)
-        #expect(result.status == 65 && result.stderr.contains("bad.events:40:"), "\(result.stderr)")
+        try touchline(in: dir, "plot", "bad.events", "-o", "bad.svg").expect(status: 65, stderr: "plot-bad-line.stderr.txt")
         #expect(!FileManager.default.fileExists(atPath: out.path))
 
         let tap = Paths.recordings.appendingPathComponent("tap.yml").path
         let piped = try touchline(arguments: ["plot", "-"], standardInput: tap)
         #expect(piped.status == 0, "\(piped.stderr)")
-        #expect(piped.stdout.hasPrefix("<?xml") && piped.stdout.contains("touchline plot &lt;stdin&gt;"))
+        expectReport(piped.stdout, "plot-stdin.svg")
     }
 
     /// The picture never replaces its own trace.

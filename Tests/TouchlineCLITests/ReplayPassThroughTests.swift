@@ -63,17 +63,18 @@ import TouchlineTrace
         let config = dir.appendingPathComponent("kiosk.toml").path
         try Self.consumingEdgeSwipe.write(toFile: config, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("clone.yml").path
-        let result = try touchline("replay", trace, "--config", config, "--passthrough", out, "--explain")
-        #expect(result.status == 0, "\(result.stderr)")
+        // In the trace's folder, so that the summary names the clone's record as it was given.
+        let result = try touchline(in: dir, "replay", "edge-tap-pan.yml", "--config", "kiosk.toml", "--passthrough", "clone.yml", "--explain")
+        // The edge swipe's events, the explain lines, a hold line per contact; on standard error
+        // the summary: 2 contacts sent at once, 1 dropped.
+        result.expect(status: 0, stdout: "replay-passthrough-explain.jsonl", stderr: "replay-passthrough.stderr.txt")
         // The gesture events are replay's, whatever the clone receives.
         let plain = try touchline("replay", trace, "--config", config, "--explain")
         #expect(result.lines.filter { !$0.hasPrefix("{\"passthrough\"") } == plain.lines)
-        #expect(result.lines.contains { $0.contains("\"gesture\":\"edgeSwipe\",\"phase\":\"began\"") })
         // A hold line per contact: the edge swipe's held then dropped, the tap's and the pan's
         // sent at once.
         let holds = result.lines.filter { $0.hasPrefix("{\"passthrough\"") }.map { String($0.split(separator: ",")[0]) }
         #expect(holds == ["{\"passthrough\":\"dropped\"", "{\"passthrough\":\"forwarded\"", "{\"passthrough\":\"forwarded\""])
-        #expect(result.stderr.contains("passthrough: \(out): 2 contacts sent at once, 0 released, 0 released by the hold bound, 1 dropped; held p50"))
 
         // The clone's record: two touch sequences, the tap's and the pan's, with the input's
         // times, positions, pressure and size, frame for frame.
@@ -115,18 +116,21 @@ import TouchlineTrace
             kind = "pan"
             maximumFingers = 2
             """
-        for (hold, sequences, summary) in [("hold = \"500ms\"\nholdDistance = \"80mm\"\n", 0, "0 released by the hold bound, 3 dropped"),
-                                           ("", 3, "3 released by the hold bound, 0 dropped")] {
+        var summaries: [(String, String)] = []
+        // With its own hold: 0 released by the hold bound, 3 dropped; with the standard one: 3
+        // released by the hold bound, 0 dropped.
+        for (hold, sequences) in [("hold = \"500ms\"\nholdDistance = \"80mm\"\n", 0), ("", 3)] {
             let config = dir.appendingPathComponent("swipe.toml").path
             try graph.replacingOccurrences(of: "HOLD\n", with: hold).write(toFile: config, atomically: true, encoding: .utf8)
             let out = dir.appendingPathComponent("clone.yml").path
-            let result = try touchline("replay", trace, "--config", config, "--passthrough", out)
+            let result = try touchline(in: dir, "replay", trace, "--config", "swipe.toml", "--passthrough", "clone.yml")
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.lines.contains { $0.contains(#""gesture":"swipe","phase":"recognized""#) && $0.contains(#""fingers":3"#) })
-            #expect(result.stderr.contains(summary), "\(result.stderr)")
+            summaries.append((hold.isEmpty ? "the standard hold" : hold.split(separator: "\n").joined(separator: "; "), result.stderr))
             let clone = try touchline("replay", "--frames", out)
             #expect(clone.stdout.split(separator: "\"phase\":\"began\"", omittingEmptySubsequences: false).count - 1 == sequences, "hold: \(hold)")
         }
+        expectReport(Report.table(summaries), "replay-passthrough-hold.stderr.txt")
     }
 
     /// Every contact consumed: nothing reaches the app, and the clone's record says so with an
@@ -140,11 +144,11 @@ import TouchlineTrace
         let config = dir.appendingPathComponent("kiosk.toml").path
         try "[[recognizer]]\nkind = \"edgeSwipe\"\nconsume = true\n\n[[recognizer]]\nkind = \"pan\"\n".write(toFile: config, atomically: true, encoding: .utf8)
         let out = dir.appendingPathComponent("clone.yml").path
-        let result = try touchline("replay", trace, "--config", config, "--passthrough", out)
+        // 0 contacts sent at once, 1 dropped; the record ends in "events: []".
+        let result = try touchline(in: dir, "replay", trace, "--config", "kiosk.toml", "--passthrough", "clone.yml")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("passthrough: \(out): 0 contacts sent at once, 0 released, 0 released by the hold bound, 1 dropped;"), "\(result.stderr)")
-        let record = try String(contentsOfFile: out, encoding: .utf8)
-        #expect(record.hasSuffix("  quirks:\n  events: []\n"), "\(record)")
+        expectReport(result.stderr, "replay-passthrough-nothing.stderr.txt")
+        expectReport(try String(contentsOfFile: out, encoding: .utf8), "replay-passthrough-nothing.yml")
         let replayed = try touchline("replay", out)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout == "")
@@ -162,9 +166,8 @@ import TouchlineTrace
         let config = dir.appendingPathComponent("kiosk.toml").path
         let press = "[[recognizer]]\nname = \"threeFingerPress\"\nkind = \"longPress\"\nfingers = 3\nconsume = true\n"
         try press.write(toFile: config, atomically: true, encoding: .utf8)
-        let check = try touchline("daemon", "--check-config", config)
-        #expect(check.status == 65)
-        #expect(check.stderr.contains("\(config):5:1: recognizer 'threeFingerPress' (longPress) claims 500 ms after its contacts land at the earliest, but with consume = true a contact it could take is held at most 150 ms (the standard hold bound), so it would never keep a touch from the clone: raise hold to at least 500 ms"), "\(check.stderr)")
+        // kiosk.toml:5:1: claims 500 ms after its contacts land, held at most 150 ms: raise hold.
+        try touchline(in: dir, "daemon", "--check-config", "kiosk.toml").expect(status: 65, stderr: "check-config-hold.stderr.txt")
         try (press + "hold = \"600ms\"\n").write(toFile: config, atomically: true, encoding: .utf8)
         let fixed = try touchline("daemon", "--check-config", config)
         #expect(fixed.status == 0, "\(fixed.stderr)")
@@ -172,9 +175,8 @@ import TouchlineTrace
 
     @Test func passthroughTakesOneTraceAndAFileName() throws {
         let tap = Paths.recordings.appendingPathComponent("tap.yml").path
-        let two = try touchline("replay", tap, tap, "--passthrough", "/tmp/never-written.yml")
-        #expect(two.status == 64)
-        #expect(two.stderr.contains("--passthrough replays one trace file"))
+        try touchline(in: Paths.recordings, "replay", "tap.yml", "tap.yml", "--passthrough", "/tmp/never-written.yml")
+            .expect(status: 64, stderr: "replay-passthrough-two-traces.stderr.txt")
         let empty = try touchline("replay", tap, "--passthrough", "")
         #expect(empty.status == 64)
     }

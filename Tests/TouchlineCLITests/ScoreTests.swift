@@ -61,22 +61,24 @@ struct ScoreTests {
         try p.text.write(to: dir.appendingPathComponent("panel.evemu"), atomically: true, encoding: .utf8)
         let labels = dir.appendingPathComponent("labels.json").path
         try p.labelsFile("panel.evemu").write(toFile: labels, atomically: true, encoding: .utf8)
-        let result = try touchline("score", labels)
-        #expect(result.status == 0, "\(result.stdout)")
-        #expect(result.lines.contains("ok   panel.evemu: has pan 0.00..1.00 s abs(dx)>=29"))
-        #expect(result.lines.contains("ok   panel.evemu: has >=2 swipe|pan phase!=began"))
+        // In the labels' folder: the report names the files as they were given.
+        try touchline(in: dir, "score", "labels.json").expect(status: 0, stdout: "score-magnitude.txt")
 
-        for (text, message) in [
-            (#"{"version": 2, "recordings": []}"#, #"labels.json:1:13: "version" is 2; this touchline reads version 1"#),
-            (#"[{"file": "panel.evemu"}]"#, #"labels.json:1:2: panel.evemu: needs "expect", a list of labels"#),
-            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "where": {"count": ["~", 2]}}]}]"#, "labels.json:1:71: panel.evemu: bad condition count: [\"~\", 2]"),
-            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "none": "pan"}]}]"#, #"exactly one of "has"/"none""#),
-            (#"[{"file": "missing.evemu", "expect": []}]"#, "missing.evemu"),
-        ] {
+        // Each bad labels file gets an error that says where and what, whole.
+        var errors: [(String, String)] = []
+        for (text, status) in [
+            (#"{"version": 2, "recordings": []}"#, 65),
+            (#"[{"file": "panel.evemu"}]"#, 65),
+            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "where": {"count": ["~", 2]}}]}]"#, 65),
+            (#"[{"file": "panel.evemu", "expect": [{"has": "tap", "none": "pan"}]}]"#, 65),
+            (#"[{"file": "missing.evemu", "expect": []}]"#, 66),
+        ] as [(String, Int32)] {
             try text.write(toFile: labels, atomically: true, encoding: .utf8)
-            let bad = try touchline("score", labels)
-            #expect(bad.status == (message == "missing.evemu" ? 66 : 65), "\(text): \(bad.stderr)")
-            #expect(bad.stderr.contains(message), "\(text): \(bad.stderr)")
+            let bad = try touchline(in: dir, "score", "labels.json")
+            #expect(bad.status == status, "\(text): \(bad.stderr)")
+            #expect(bad.stdout.isEmpty)
+            errors.append((text, bad.stderr))
         }
+        expectReport(Report.table(errors), "score-bad-labels.stderr.txt")
     }
 }

@@ -46,29 +46,20 @@ import Glibc
         let dir = try ScratchDirectory()
         defer { dir.remove() }
         let long = dir.path + "/" + String(repeating: "a", count: 120) + ".sock"
-        let cases = [
-            (dir.path + "/missing/touchline.sock", "no directory \(dir.path)/missing to make the socket in"),
-            ("", "--socket needs a path"),
-            (long, "a socket path holds at most 107 bytes, found \(long.utf8.count)"),
-        ]
-        for (path, message) in cases {
-            let result = try touchline("daemon", "--source", "trace:" + recording, "--socket", path)
-            #expect(result.status == 64, "\(path): \(result.stderr)")
-            #expect(result.stderr.contains(message), "\(path): \(result.stderr)")
-        }
+        // No folder to make it in; no path; longer than sun_path's 107 bytes (the scratch
+        // folder's name has a fixed length, so the count is the same each run).
+        try expectErrors([dir.path + "/missing/touchline.sock", "", long].map { (["daemon", "--source", "trace:" + recording, "--socket", $0], 64) },
+                         "daemon-socket-path.stderr.txt", scratch: dir.path)
     }
 
     @Test func convertToAnEmptyNameIsRefusedBeforeConverting() throws {
-        let result = try touchline("convert", recording, "-o", "")
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("-o/--output needs a file name, or - for standard output"), "stderr: \(result.stderr)")
-        #expect(!result.stderr.contains("cannot move"))
+        // "-o/--output needs a file name, or - for standard output", and nothing about a move.
+        try expectErrors([(["convert", recording, "-o", ""], 64)], "convert-empty-output.stderr.txt")
     }
 
-    @Test(arguments: ["1e-308x1e-308", "0.5x100", "100x1e308", "20000x100"])
-    func sizesThatMakeNoSurfaceAreRefused(_ size: String) throws {
-        let result = try touchline("replay", recording, "--size", size)
-        #expect(result.status == 64, "\(size): \(result.stdout.prefix(200))")
-        #expect(result.stderr.contains("each between 1 and 10000"), "stderr: \(result.stderr)")
+    @Test func sizesThatMakeNoSurfaceAreRefused() throws {
+        // Each between 1 and 10000 mm.
+        try expectErrors(["1e-308x1e-308", "0.5x100", "100x1e308", "20000x100"].map { (["replay", recording, "--size", $0], 64) },
+                         "replay-size-no-surface.stderr.txt")
     }
 }

@@ -37,6 +37,13 @@ func touchline(_ arguments: String..., environment: [String: String]? = nil) thr
     try run(Paths.binary.path, arguments, environment: environment)
 }
 
+/// `touchline ARGUMENTS` run in `directory`: a report that names the files it was given names
+/// them as the test gave them (relative), not under a temporary directory that differs each run,
+/// so the report can be compared whole with its golden.
+func touchline(in directory: URL, _ arguments: String...) throws -> CLIResult {
+    try run(Paths.binary.path, arguments, directory: directory)
+}
+
 /// `standardInput`: a file the process reads as fd 0 (`touchline … < FILE`); /dev/null otherwise.
 func touchline(arguments: [String], standardInput: String? = nil) throws -> CLIResult {
     try run(Paths.binary.path, arguments, standardInput: standardInput)
@@ -44,10 +51,11 @@ func touchline(arguments: [String], standardInput: String? = nil) throws -> CLIR
 
 /// `timeout`: seconds, far above any run's time under load (a bound, not a measurement).
 func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil, standardInput: String? = nil,
-         timeout: Double = 300) throws -> CLIResult {
+         directory: URL? = nil, timeout: Double = 300) throws -> CLIResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
     if let environment { process.environment = environment }
     let out = Pipe()
     // stderr goes to a file, so that only one pipe needs draining while the process runs.

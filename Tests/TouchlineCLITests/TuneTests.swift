@@ -90,35 +90,28 @@ struct CraftedPanel {
     @Test func aBezelThatStopsEdgeSwipesIsTunedByTheMarginAlone() throws {
         let dir = Paths.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let labels = try write(Self.bezelPanel(), in: dir)
-        let before = try touchline("score", labels)
-        #expect(before.status == 1)
-        #expect(before.lines.contains("score: 14/20 labels hold (1 file)"), "\(before.stdout)")
-        #expect(before.stdout.contains("nearest attempt: 0.000 s edgeSwipe failed: distance from the nearest edge 5.20 mm > 3.00 mm (by 2.20 mm)"), "\(before.stdout)")
+        _ = try write(Self.bezelPanel(), in: dir)
+        // In the labels' folder: the reports name the files as they were given.
+        try touchline(in: dir, "score", "labels.json").expect(status: 1, stdout: "score-bezel.txt")
 
-        let tuned = dir.appendingPathComponent("tuned.toml").path
-        let result = try touchline("tune", labels, "-o", tuned, "--jobs", "2")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains("labels hold  14/20    20/20"), "\(result.stdout)")
-        let changed = result.lines.filter { $0.hasPrefix("  ") && $0.contains(" -> ") && !$0.hasPrefix("    ") }
-        #expect(changed.count == 1, "\(result.stdout)")
-        #expect(changed.first?.hasPrefix("  edgeSwipe.margin: 3 mm -> ") == true)
-        // Robust: any margin from past the bezel to short of the pan 15 mm from the bottom.
-        #expect(result.stdout.contains("the same labels hold from"), "\(result.stdout)")
-        #expect(result.lines.filter { $0.hasPrefix("    fixed panel.evemu: has edgeSwipe") }.count == 6)
-        let config = try String(contentsOfFile: tuned, encoding: .utf8)
+        // Only edgeSwipe.margin changes, to a value past the bezel and short of the pan 15 mm
+        // from the bottom edge; the report says which labels it fixes and how far it is robust.
+        let result = try touchline(in: dir, "tune", "labels.json", "-o", "tuned.toml", "--jobs", "2")
+        result.expect(status: 0, stdout: "tune-bezel.txt")
+        let config = try String(contentsOfFile: dir.appendingPathComponent("tuned.toml").path, encoding: .utf8)
+        expectReport(config, "tune-bezel.toml")
         let settings = config.split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(settings.count == 2 && settings[0] == "[defaults]" && settings[1].hasPrefix("edgeSwipe.margin = "), "\(config)")
         let margin = Double(settings[1].split(separator: " ").last!)!
         #expect(margin >= 5.8 && margin < 15)
 
         // What it wrote, replay and score read; every label holds with it.
-        #expect(try touchline("score", "--config", tuned, labels).lines.contains("score: 20/20 labels hold (1 file)"))
-        #expect(try touchline("replay", "--config", tuned, dir.appendingPathComponent("panel.evemu").path).status == 0)
-        #expect(try touchline("daemon", "--check-config", tuned).status == 0)
+        try touchline(in: dir, "score", "--config", "tuned.toml", "labels.json").expect(status: 0, stdout: "score-bezel-tuned.txt")
+        #expect(try touchline(in: dir, "replay", "--config", "tuned.toml", "panel.evemu").status == 0)
+        #expect(try touchline(in: dir, "daemon", "--check-config", "tuned.toml").status == 0)
         // The same bytes on one thread.
-        let one = try touchline("tune", labels, "--jobs", "1")
-        #expect(one.stdout == result.stdout.replacingOccurrences(of: "wrote \(tuned): 20/20 labels hold with it\n", with: ""))
+        let one = try touchline(in: dir, "tune", "labels.json", "--jobs", "1")
+        #expect(one.stdout == result.stdout.replacingOccurrences(of: "wrote tuned.toml: 20/20 labels hold with it\n", with: ""))
     }
 
     /// The margin tuned on the bezel panel breaks none of the shared recordings' labels. A
@@ -146,15 +139,9 @@ struct CraftedPanel {
         p.label(#"{"has": "tap", "from": 0, "to": 1}"#)
         p.stroke(at: 2, x: 100, y: 60, duration: 0.4, steps: 4)
         p.label(#"{"none": "tap", "from": 2, "to": 3}"#)
-        let labels = try write(p, in: dir)
-        let result = try touchline("tune", labels, "--parameters", "tap")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.lines.contains("labels hold  1/2      1/2"), "\(result.stdout)")
-        #expect(result.stdout.contains("changed: nothing"))
-        let tradeOff = result.lines.first { $0.hasPrefix("  tap.maxDuration: 300 ms -> ") }
-        #expect(tradeOff?.hasSuffix("ms fixes 1, breaks 1, adds 1 spurious") == true, "\(result.stdout)")
-        #expect(result.stdout.contains("    fixes  panel.evemu: has tap 0.00..1.00 s"))
-        #expect(result.stdout.contains("    breaks panel.evemu: none tap 2.00..3.00 s"))
+        _ = try write(p, in: dir)
+        // "changed: nothing", and tap.maxDuration's trade-off: fixes 1, breaks 1, adds 1 spurious.
+        try touchline(in: dir, "tune", "labels.json", "--parameters", "tap").expect(status: 0, stdout: "tune-trade-off.txt")
     }
 
     @Test func holdoutScoresEachFoldWithTheOthersValues() throws {
@@ -167,18 +154,15 @@ struct CraftedPanel {
         let two = panel.labelsFile("again.evemu")
         try one.write(to: dir.appendingPathComponent("a.json"), atomically: true, encoding: .utf8)
         try two.write(to: dir.appendingPathComponent("b.json"), atomically: true, encoding: .utf8)
-        let result = try touchline("tune", dir.appendingPathComponent("a.json").path, dir.appendingPathComponent("b.json").path,
-                                   "--holdout", "2", "--parameters", "edgeSwipe")
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("  fold 1: 1 recording, 14/20 -> 20/20"), "\(result.stdout)")
-        #expect(result.stdout.contains("  held out in all: 28/40 -> 40/40"))
-        #expect(try touchline("tune", dir.appendingPathComponent("a.json").path, "--holdout", "2").status == 64)
+        // Each fold scored with the values tuned on the others, and all held out together.
+        try touchline(in: dir, "tune", "a.json", "b.json", "--holdout", "2", "--parameters", "edgeSwipe")
+            .expect(status: 0, stdout: "tune-holdout.txt")
+        try touchline(in: dir, "tune", "a.json", "--holdout", "2").expect(status: 64, stderr: "tune-holdout-one-file.stderr.txt")
     }
 
     /// A plan is read before any device is opened: a mistake costs no recording.
     @Test func aGuidedPlanIsCheckedBeforeTheDevicesOpen() throws {
-        let result = try touchline("record", "/dev/input/no-such-device", "--guided", "tap:3,pinchh:2", "-o", "/nonexistent/out.yml")
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--guided: plan item 2: 'pinchh' is not a gesture of the graph; its gestures: tap, longPress, edgeSwipe, swipe, pinch, rotate, pan"), "\(result.stderr)")
+        try touchline("record", "/dev/input/no-such-device", "--guided", "tap:3,pinchh:2", "-o", "/nonexistent/out.yml")
+            .expect(status: 64, stderr: "record-guided-plan.stderr.txt")
     }
 }

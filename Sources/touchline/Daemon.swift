@@ -130,6 +130,11 @@ struct Daemon: ParsableCommand {
         drop?.adjustEnvironment()
         let notifier = SystemdNotifier.fromEnvironment(warn: { warn($0) })
         let configuration = try config.map { try Daemon.loadConfiguration($0) } ?? DaemonConfiguration()
+        // Without a device passed through, nothing would ever be written to the file: said, not
+        // left to a measurement that reads an empty pipe.
+        if passthroughTo != nil && Daemon.passThroughPredicate(configuration.devices) == nil {
+            throw CLIError.usage("--passthrough-to: no [[device]] in \(config ?? "the configuration (none given: --config FILE)") has passthrough = true, so no frame would be written")
+        }
         var options = input.assemblerOptions
         let path = socket ?? EventSocketServer.defaultPath(environment: Environment.all())
         try Daemon.checkSocketPath(path)

@@ -68,6 +68,10 @@ final class DaemonClient {
         try expectErrors([
             (["daemon", "--source", "usb", "--socket", "/nonexistent/s.sock"], 64),
             (["daemon", "--seat", "seat1", "--socket", "/nonexistent/s.sock"], 64),
+            // Measuring pass-through into a file (issue 31) needs a device passed through:
+            // without one, nothing would be written, and a measurement would read an empty pipe.
+            (["daemon", "--source", "trace:" + Paths.recordings.appendingPathComponent("tap.yml").path, "--passthrough-to", "/nonexistent/p",
+              "--socket", "/nonexistent/s.sock"], 64),
         ], "daemon-source-options.stderr.txt")
     }
 

@@ -113,7 +113,11 @@ struct LineScanner {
                 try source.read(into: &free)
             }
         } catch {
-            throw self.error("could not read: \(error)", line: lineNumber + 1)
+            // The source's error names the file too ("FILE: cannot read: REASON"): said once.
+            var reason = "\(error)"
+            if reason.hasPrefix(fileName + ": ") { reason.removeFirst(fileName.count + 2) }
+            if reason.hasPrefix("cannot read: ") { reason.removeFirst("cannot read: ".count) }
+            throw self.error("could not read: \(reason)", line: lineNumber + 1)
         }
         if end == before {
             sourceEnded = true

@@ -258,7 +258,7 @@ extension TraceReader {
     /// At the end of the file: as many devices as `ndevices:` says.
     private func checkDeclaredDevices() throws(TraceError) {
         if let declared = header.declaredDevices, header.devices.count != declared {
-            throw scanner.error("the file ends with \(header.devices.count) device(s), but the header's 'ndevices: \(declared)' says \(declared)")
+            throw scanner.error("the file ends with \(header.devices.count) device\(header.devices.count == 1 ? "" : "s"), but the header's 'ndevices: \(declared)' says \(declared)")
         }
     }
 }

@@ -164,7 +164,7 @@ public struct LibinputRecordWriter {
     public mutating func write(_ event: TraceEvent) throws {
         precondition(!finished, "write after finish")
         guard event.device >= 0 && event.device < devices.count else {
-            throw TraceWriterError("event of device \(event.device), but the recording has \(devices.count) device(s)")
+            throw TraceWriterError("event of device \(event.device), but the recording has \(devices.count) device\(devices.count == 1 ? "" : "s")")
         }
         if event.device != currentDevice {
             guard event.device > currentDevice else {

@@ -180,7 +180,7 @@ struct Calibrate: ParsableCommand {
         let index: Int
         if let device {
             guard found.devices.indices.contains(device) else {
-                throw CLIError.usage("\(name): --device \(device): the recording describes \(found.devices.count) device(s)")
+                throw CLIError.usage("\(name): --device \(device): the recording describes \(counted(found.devices.count, "device"))")
             }
             index = device
         } else {
@@ -368,6 +368,8 @@ struct Calibrate: ParsableCommand {
     /// (the server stays up for the outcome's line).
     func servePage<Run: PageRun>(_ node: String?, make: (Size) -> Run) throws -> (Run, CalibratedDevice, ([UInt8]) throws -> Void, PageAnswers) {
         TemporaryCleanup.install(unblock: true)
+        // The daemon first: without one, the error comes before any page is offered.
+        let feed = daemon ? try DaemonTouchFeed(socket: daemonSocket, device: self.device) : nil
         // The server is `touchline-view calibrate` (docs/view.md "Two executables"): it checks
         // the address and the token first, serves the page, and writes each answer the page's
         // rules accepted as an `answer QUERY` line, which `answers` reads here.
@@ -410,8 +412,7 @@ struct Calibrate: ParsableCommand {
             try keep(shown)
         }
         do {
-            if daemon {
-                let feed = try DaemonTouchFeed(socket: daemonSocket, device: self.device)
+            if let feed {
                 try begin(try feed.waitForDevice())
                 while run?.isOver == false {
                     guard let touches = try feed.touches(within: 20) else { throw CLIError.data("\(source): the daemon closed the connection before the page was done") }

@@ -71,7 +71,7 @@ struct Convert: ParsableCommand {
         func outputIndex(_ index: Int) throws -> Int? {
             if let selected { return index == selected ? 0 : nil }
             guard index < devices.count else {
-                throw CLIError.data("\(file): an event of device \(index) after the output's \(devices.count) device(s) were written; choose one with --device N")
+                throw CLIError.data("\(file): an event of device \(index) after the output's \(counted(devices.count, "device")) \(devices.count == 1 ? "was" : "were") written; choose one with --device N")
             }
             return index
         }
@@ -128,7 +128,7 @@ struct Convert: ParsableCommand {
         let list = devices.enumerated().map { "\($0.offset) '\($0.element.name)'" }.joined(separator: ", ")
         if let device {
             guard devices.indices.contains(device) else {
-                throw CLIError(message: "\(file): --device \(device): the trace has \(devices.count) device(s) (\(list)); expected 0 to \(devices.count - 1)", exitCode: 64)
+                throw CLIError(message: "\(file): --device \(device): the trace has \(counted(devices.count, "device")) (\(list)); expected 0 to \(devices.count - 1)", exitCode: 64)
             }
             return [devices[device]]
         }

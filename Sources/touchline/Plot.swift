@@ -75,7 +75,7 @@ struct Plot: ParsableCommand {
         let trace = source.trace
         let plot = output.plot
         if let chosen = device, !replay.isStarted(chosen) {
-            throw CLIError.usage("\(trace.displayName): --device \(chosen): the trace has no events of device \(chosen) (it describes \(trace.devices.count) device(s)); expected one `touchline inspect` lists")
+            throw CLIError.usage("\(trace.displayName): --device \(chosen): the trace has no events of device \(chosen) (it describes \(counted(trace.devices.count, "device"))); expected one `touchline inspect` lists")
         }
         var inputs = [file]
         if let config { inputs.append(config) }

@@ -22,7 +22,7 @@ struct TraceDevices {
     /// caller skips its events (`ignored`).
     mutating func start(_ index: Int, of trace: TraceFile, in replay: inout GesturePipeline) throws -> DeviceSpec?? {
         guard index < trace.devices.count else {
-            throw CLIError.data("\(trace.displayName): an event of device \(index), but the trace describes \(trace.devices.count) device(s)")
+            throw CLIError.data("\(trace.displayName): an event of device \(index), but the trace describes \(counted(trace.devices.count, "device"))")
         }
         let description = trace.devices[index]
         // Matched by the trace's device name (and the path the daemon's trace source gives it).

@@ -75,7 +75,7 @@ struct Tune: ParsableCommand {
             let threads = options.threads
             let set = try LabelledSet.load(options.labels, devices: devices, configPath: options.config, jobs: threads)
             if let holdout, holdout > set.recordings.count {
-                throw CLIError.usage("--holdout \(holdout): there are \(set.recordings.count) recordings; each fold needs one at least")
+                throw CLIError.usage("--holdout \(holdout): \(set.recordings.count == 1 ? "there is 1 recording" : "there are \(set.recordings.count) recordings"); each fold needs one at least")
             }
             let recordings = set.recordings
             let labelLists = set.entries.map(\.labels)

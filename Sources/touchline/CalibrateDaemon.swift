@@ -145,7 +145,7 @@ final class DaemonTouchFeed {
         case .success(.dropped(let n)):
             if !warnedDrops && n > 0 {
                 warnedDrops = true
-                warn("\(path): the daemon dropped \(n) line(s) for this client (it read too slowly): a touch may be missed; touch it again")
+                warn("\(path): the daemon dropped \(counted(n, "line")) for this client (it read too slowly): a touch may be missed; touch it again")
             }
         case .success(.other):
             return

@@ -34,9 +34,10 @@ func fail(_ message: String) -> Never {
 
 /// The Swift heap objects `body` allocates. Refuses to count in a process with more than one
 /// thread (the reason is at the top of main.swift). `body` must not copy a String: with the
-/// switch on, Swift 6.3 faults on a string's retain even on this thread, every time
-/// (scripts/issue37/adapter-crash.sh, `same-thread`), so a workload that did would fail at once,
-/// never now and then.
+/// switch on, Swift 6.3 faults on a long literal's retain even on this thread, every time
+/// (scripts/issue37/adapter-crash.sh, `same-thread`), and on a short string's depending on its
+/// bytes; a workload that copied strings would fail at once or for some strings, and its count
+/// would be a runtime's accident either way.
 func countHeapObjects(_ body: () -> Void) -> Int {
     let threads = threadCount()
     guard threads == 1 else { fail("\(threads) threads: the counter must run alone (see the top of main.swift)") }

@@ -42,8 +42,14 @@ import Glibc
         let result = try fromDaemon(turnedTaps(corners), ["--corners"], in: dir)
         // The rotation the daemon applies does not reach the fit: the device's own coordinates,
         // the report of `calibrate --corners trace:FILE` (CalibrateTests), after the device the
-        // daemon holds and the prompts.
-        result.expect(status: 0, stdout: "calibrate-corners.txt", stderr: "calibrate-daemon-corners.stderr.txt")
+        // daemon holds and the prompts. Not the "waiting for the daemon" line: it is said only
+        // when the daemon has not described its device within calibrate's first second, which
+        // depends on how fast each process started (a loaded host skips it).
+        #expect(result.status == 0, "\(result.stderr)")
+        expectReport(result.stdout, "calibrate-corners.txt")
+        expectReport(result.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("touchline calibrate: waiting for the daemon") }.joined(separator: "\n"),
+                     "calibrate-daemon-corners.stderr.txt")
     }
 
     @Test func checkFromTheDaemonIsTheRecordingsOwn() throws {

@@ -16,7 +16,6 @@ import Glibc
         }
     }
 
-    /// `daemon --check-config` on a file holding `toml`; the result and the file's path.
     /// The daemon with `config` on `recording` (10× its speed), until `done` says so (a bounded
     /// wait of its own), then SIGTERM: exit 0 expected. Returns it, for its output.
     @discardableResult

@@ -67,7 +67,8 @@ struct Arena: Sendable {
         var winners: UInt64 = 0
         /// Open from the first contact until no contact is down and no member is undecided or
         /// holding.
-        var open = false
+        /// Written only by `Arena.setOpen`, which keeps `openTargets` with it.
+        fileprivate(set) var open = false
     }
 
     var status: StatusTable

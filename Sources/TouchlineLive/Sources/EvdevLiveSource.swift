@@ -136,6 +136,6 @@ public struct EvdevLiveSource: LiveSource {
 
     static func dropNotice(_ device: EvdevDevice) -> String? {
         guard device.droppedCount > 0 else { return nil }
-        return "\(device.path): the kernel dropped events \(device.droppedCount) time(s) (SYN_DROPPED: this reader fell behind); libevdev resynced"
+        return "\(device.path): the kernel dropped events \(device.droppedCount == 1 ? "once" : "\(device.droppedCount) times") (SYN_DROPPED: this reader fell behind); libevdev resynced"
     }
 }

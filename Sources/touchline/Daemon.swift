@@ -158,7 +158,11 @@ struct Daemon: ParsableCommand {
                 // Opened per device as it is added; one that cannot be opened is said, and that
                 // device is played without a clone.
                 source.passThrough = { path, description in
-                    guard passes(path, description) else { return nil }
+                    guard passes(path, description) else {
+                        // A [[device]] passes through, but not this one: said, as the case of none.
+                        StandardError.warn("\(path): --passthrough-to: no [[device]] with passthrough = true matches \(description.name); nothing of it is written to \(file)")
+                        return nil
+                    }
                     do { return try PassThroughFile(path: file) } catch {
                         StandardError.warn("\(path): --passthrough-to: \(error)")
                         return nil

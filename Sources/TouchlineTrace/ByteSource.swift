@@ -16,6 +16,13 @@ public protocol ByteSource {
     mutating func seek(to offset: Int) throws
 }
 
+/// A source's failed read that can say why without naming the file: the reader names it (with
+/// the line it was reading), so the message says the path once.
+public protocol ByteSourceError: Error {
+    /// Why the read failed ("Input/output error").
+    var reason: String { get }
+}
+
 /// A source that cannot seek, such as a pipe.
 public struct SeekUnsupported: Error, CustomStringConvertible {
     public init() {}

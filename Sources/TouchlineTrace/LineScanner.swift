@@ -113,10 +113,8 @@ struct LineScanner {
                 try source.read(into: &free)
             }
         } catch {
-            // The source's error names the file too ("FILE: cannot read: REASON"): said once.
-            var reason = "\(error)"
-            if reason.hasPrefix(fileName + ": ") { reason.removeFirst(fileName.count + 2) }
-            if reason.hasPrefix("cannot read: ") { reason.removeFirst("cannot read: ".count) }
+            // The file is named once, by this error (a source's own error names it too).
+            let reason = (error as? any ByteSourceError)?.reason ?? "\(error)"
             throw self.error("could not read: \(reason)", line: lineNumber + 1)
         }
         if end == before {

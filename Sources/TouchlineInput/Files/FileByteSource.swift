@@ -6,11 +6,12 @@ import TouchlineTrace
 /// closes when the last copy of the source goes away (standard input's never does).
 public struct FileByteSource: ByteSource {
     /// A failed open or read: the path, the errno and its text.
-    public struct Error: Swift.Error, CustomStringConvertible {
+    public struct Error: ByteSourceError, CustomStringConvertible {
         public var path: String
         public var operation: String
         public var errno: Int32
-        public var description: String { "\(path): cannot \(operation): \(String(cString: strerror(errno)))" }
+        public var reason: String { String(cString: strerror(errno)) }
+        public var description: String { "\(path): cannot \(operation): \(reason)" }
     }
 
     private final class Descriptor {
